@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+// Dossier: a document browser and previewer for the Linux desktop.
+// No package dependencies: GLib, GIO, GTK 4 and libadwaita come in through module maps
+// over the Debian -dev packages (see the Makefile's `deps` target).
+import PackageDescription
+
+let package = Package(
+    name: "Dossier",
+    products: [
+        .library(name: "DocumentCore", targets: ["DocumentCore"]),
+        .library(name: "DocumentUI", targets: ["DocumentUI"]),
+        .executable(name: "dossier", targets: ["Dossier"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "gio-unix-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4 libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
+        ),
+        .target(name: "GObjectSupport", dependencies: ["CGLib"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk"]),
+        .executableTarget(
+            name: "Dossier",
+            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib"]
+        ),
+        .target(name: "DossierFixtures", path: "Sources/DossierFixtures"),
+        .executableTarget(
+            name: "DossierBench",
+            dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib"]
+        ),
+        .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
+        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib"]),
+        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "CGtk"]),
+        .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

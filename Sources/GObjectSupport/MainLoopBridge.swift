@@ -1,0 +1,30 @@
+import CGLib
+import Dispatch
+import Foundation
+
+/// Lets `DispatchQueue.main` and `@MainActor` work run while a GLib main loop
+/// (`g_application_run`, `g_main_loop_run`) owns the main thread.
+///
+/// libdispatch signals queued main-thread work through an eventfd; the bridge watches that
+/// fd from the default GLib main context, drains it, and runs the queue. Install it once,
+/// on the main thread, before running the loop.
+public enum MainLoopBridge {
+    nonisolated(unsafe) private static var sourceID: guint = 0
+
+    /// Installs the bridge on the default main context; later calls do nothing.
+    public static func install() {
+        precondition(Thread.isMainThread, "MainLoopBridge.install() must run on the main thread")
+        guard sourceID == 0 else { return }
+        let fd = _dispatch_get_main_queue_handle_4CF()
+        sourceID = g_unix_fd_add(fd, G_IO_IN, { fd, _, _ in
+            // Read the eventfd first: without it the fd stays readable and GLib spins.
+            var counter: UInt64 = 0
+            _ = read(fd, &counter, MemoryLayout<UInt64>.size)
+            _dispatch_main_queue_callback_4CF(nil)
+            return 1  // G_SOURCE_CONTINUE
+        }, nil)
+        // Work queued before the bridge existed may already have signalled the fd; GLib will
+        // see it readable on the next iteration, so nothing is lost.
+    }
+}
+

@@ -1,0 +1,82 @@
+import CGLib
+
+/// A connected signal handler. The closure is retained by GLib and released by the
+/// destroy-notify when the handler is disconnected or the emitting object is finalized,
+/// so a widget that dies first never calls into a freed closure.
+public struct SignalConnection: Sendable {
+    public let handlerID: UInt
+
+    /// Disconnects the handler if `instance` still has it (releasing its closure).
+    public func disconnect(from instance: UnsafeMutableRawPointer) {
+        if g_signal_handler_is_connected(instance, gulong(handlerID)) != 0 {
+            g_signal_handler_disconnect(instance, gulong(handlerID))
+        }
+    }
+}
+
+/// The Swift side of a connected handler, kept alive by GLib through `Unmanaged`.
+final class SignalBox<Callback> {
+    let callback: Callback
+    init(_ callback: Callback) { self.callback = callback }
+}
+
+/// Releases the retained box when GLib drops the closure.
+private let releaseBox: GClosureNotify = { data, _ in
+    guard let data else { return }
+    Unmanaged<AnyObject>.fromOpaque(data).release()
+}
+
+private func connect<Callback>(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: Callback, trampoline: GCallback,
+    after: Bool
+) -> SignalConnection {
+    let box = Unmanaged.passRetained(SignalBox(callback) as AnyObject).toOpaque()
+    let id = dossier_g_signal_connect_data(
+        instance, signal, trampoline, box, releaseBox, after ? G_CONNECT_AFTER : GConnectFlags(0))
+    if id == 0 {
+        // Unknown signal: GLib already logged a critical; do not leak the box.
+        Unmanaged<AnyObject>.fromOpaque(box).release()
+    }
+    return SignalConnection(handlerID: UInt(id))
+}
+
+private func box<Callback>(_ data: gpointer?, as _: Callback.Type) -> Callback {
+    (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<Callback>).callback
+}
+
+// One trampoline per C signature.
+private typealias Void0 = @convention(c) (gpointer?, gpointer?) -> Void
+private typealias Void1 = @convention(c) (gpointer?, gpointer?, gpointer?) -> Void
+private typealias Bool0 = @convention(c) (gpointer?, gpointer?) -> gboolean
+
+private let void0: Void0 = { _, data in box(data, as: (() -> Void).self)() }
+private let void1: Void1 = { _, argument, data in box(data, as: ((UnsafeMutableRawPointer?) -> Void).self)(argument) }
+private let bool0: Bool0 = { _, data in box(data, as: (() -> Bool).self)() ? 1 : 0 }
+
+/// Connects a handler for a signal with no arguments, e.g. `clicked` or `destroy`.
+@discardableResult
+public func connectSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    _ handler: @escaping () -> Void
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(void0, to: GCallback.self), after: after)
+}
+
+/// Connects a handler for a signal with one pointer argument, e.g. `notify` (its GParamSpec).
+@discardableResult
+public func connectSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    _ handler: @escaping (UnsafeMutableRawPointer?) -> Void
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(void1, to: GCallback.self), after: after)
+}
+
+/// Connects a handler whose return value stops (true) or continues (false) the emission,
+/// e.g. `close-request`.
+@discardableResult
+public func connectSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    returning handler: @escaping () -> Bool
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(bool0, to: GCallback.self), after: after)
+}
