@@ -1,0 +1,152 @@
+import CGLib
+import Foundation
+import GObjectSupport
+
+/// What Dossier knows about one item (a file or folder) at a glance: its name, kind of file
+/// system object, size, dates and document type. Made without ever blocking on the item:
+/// FIFOs, sockets and devices are typed by kind, and at most `DocumentType.sniffLength`
+/// bytes of a regular file are read.
+public struct ItemInfo: Sendable, Hashable {
+    /// The kind of file system object.
+    public enum Kind: String, Sendable, Codable {
+        case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, other
+    }
+
+    /// The item's location as a URI (`file:///…` for local files; GVFS URIs for remote ones).
+    public let uri: String
+    /// The local path, when the item is on a local (or FUSE-mounted) file system.
+    public let path: String?
+    /// The name to show.
+    public let displayName: String
+    public let kind: Kind
+    /// Set when the item itself is a symbolic link (the other fields describe its target,
+    /// or the link itself when the target is missing).
+    public let symlinkTarget: String?
+    public let size: Int64
+    public let modified: Date?
+    public let type: DocumentType
+    public let typeEvidence: TypeEvidence
+
+    /// Looks at the item at `location`, a path or a URI, following symbolic links.
+    public static func inspect(_ location: String) throws(ItemError) -> ItemInfo {
+        let file = g_file_new_for_commandline_arg(location)!
+        defer { unref(file) }
+        let name = (location as NSString).lastPathComponent.isEmpty ? location : (location as NSString).lastPathComponent
+        let attributes = "standard::type,standard::display-name,standard::size,standard::is-symlink,"
+            + "standard::symlink-target,standard::fast-content-type,standard::content-type,time::modified"
+        // Remote files: GIO's content type (the backend's or a sniff); local files: our own sniff.
+        let path = takeString(g_file_get_path(file))
+        let queried = path == nil ? attributes : attributes.replacingOccurrences(of: "standard::content-type,", with: "")
+        let info: OpaquePointer
+        do {
+            info = try withGError { g_file_query_info(file, queried, G_FILE_QUERY_INFO_NONE, nil, $0) }!
+        } catch let error as GLibError {
+            throw ItemError(error, name: name)
+        } catch {
+            throw .failed(name: name, reason: "\(error)")
+        }
+        defer { unref(info) }
+
+        let kind: Kind
+        switch g_file_info_get_file_type(info) {
+        case G_FILE_TYPE_DIRECTORY: kind = .directory
+        case G_FILE_TYPE_SYMBOLIC_LINK:
+            // GIO reports a link it cannot follow as the link itself: a missing target, or a loop.
+            if let path, Self.isSymlinkLoop(path) {
+                throw .symlinkLoop(name: name)
+            }
+            kind = .symbolicLink
+        case G_FILE_TYPE_REGULAR: kind = .regular
+        case G_FILE_TYPE_SPECIAL: kind = Self.specialKind(path: path)
+        default: kind = .other
+        }
+        let isLink = g_file_info_get_is_symlink(info) != 0
+        let target = isLink ? borrowString(g_file_info_get_symlink_target(info)) : nil
+        let modified = g_file_info_get_modification_date_time(info).map { dateTime -> Date in
+            defer { g_date_time_unref(dateTime) }
+            return Date(timeIntervalSince1970: TimeInterval(g_date_time_to_unix(dateTime))
+                + TimeInterval(g_date_time_get_microsecond(dateTime)) / 1_000_000)
+        }
+        let uri = takeString(g_file_get_uri(file)) ?? location
+        let displayName = borrowString(g_file_info_get_display_name(info)) ?? name
+
+        let type: DocumentType
+        let evidence: TypeEvidence
+        switch kind {
+        case .regular:
+            if let path {
+                (type, evidence) = Self.sniff(path: path, fileName: displayName)
+            } else {
+                let remote = borrowString(g_file_info_get_content_type(info)) ?? "application/octet-stream"
+                (type, evidence) = (DocumentType(mimeType: remote), .content)
+            }
+        case .directory: (type, evidence) = (.folder, .fileKind)
+        case .symbolicLink: (type, evidence) = (.symbolicLink, .fileKind)
+        case .fifo: (type, evidence) = (.fifo, .fileKind)
+        case .socket: (type, evidence) = (.socket, .fileKind)
+        case .characterDevice: (type, evidence) = (.characterDevice, .fileKind)
+        case .blockDevice: (type, evidence) = (.blockDevice, .fileKind)
+        case .other:
+            let fast = borrowString(g_file_info_get_attribute_string(info, "standard::fast-content-type"))
+            (type, evidence) = (DocumentType(mimeType: fast ?? "application/octet-stream"), .name)
+        }
+        return ItemInfo(
+            uri: uri, path: path, displayName: displayName, kind: kind, symlinkTarget: target,
+            size: kind == .regular || kind == .symbolicLink ? Int64(g_file_info_get_size(info)) : 0,
+            modified: modified, type: type, typeEvidence: evidence)
+    }
+
+    private static func isSymlinkLoop(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) != 0 && errno == ELOOP
+    }
+
+    private static func specialKind(path: String?) -> Kind {
+        guard let path else { return .other }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return .other }
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: return .fifo
+        case S_IFSOCK: return .socket
+        case S_IFCHR: return .characterDevice
+        case S_IFBLK: return .blockDevice
+        default: return .other
+        }
+    }
+
+    /// Reads the first bytes of a regular file without ever blocking: opened non-blocking,
+    /// checked to still be a regular file after opening (it may have been swapped for a FIFO).
+    static func sniff(path: String, fileName: String) -> (DocumentType, TypeEvidence) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            // Unreadable: the name is all there is.
+            return (DocumentType(fileName: fileName), .name)
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return (DocumentType(fileName: fileName), .name)
+        }
+        let wanted = min(DocumentType.sniffLength, Int(max(status.st_size, 0)))
+        var buffer = [UInt8](repeating: 0, count: wanted)
+        var filled = 0
+        while filled < wanted {
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, wanted - filled, off_t(filled)) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            filled += count
+        }
+        return buffer.withUnsafeBytes { bytes in
+            let result = DocumentType.detect(content: UnsafeRawBufferPointer(rebasing: bytes[0..<filled]), fileName: fileName)
+            return (result.type, result.evidence)
+        }
+    }
+}
+
+extension DocumentType {
+    /// The type of the item at `path` (following links), read from its name and first bytes.
+    /// Folders, FIFOs, sockets and devices get their `inode/*` type and are never read.
+    public init(contentsOf path: String) throws(ItemError) {
+        self = try ItemInfo.inspect(path).type
+    }
+}
