@@ -1,0 +1,100 @@
+import DocumentCore
+import Foundation
+
+/// The `dossier` command line: parses the first word and hands the rest to a command.
+/// Every command works without a display.
+struct CommandLineTool {
+    let arguments: [String]
+
+    func run() -> Int32 {
+        guard let first = arguments.first else {
+            print(usage)
+            return 0
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help", "help":
+            print(usage)
+            return 0
+        case "-v", "--version":
+            print("dossier \(dossierVersion)")
+            return 0
+        case "info": return InfoCommand(arguments: rest).run()
+        case "apps": return AppsCommand(arguments: rest).run()
+        case "open": return OpenCommand(arguments: rest).run()
+        default:
+            Output.error(tr("Unknown command '%s'", first))
+            Output.error(tr("Run 'dossier --help' to see the commands."))
+            return 2
+        }
+    }
+
+    var usage: String {
+        [
+            tr("Usage: dossier COMMAND [OPTIONS] [PATH…]"),
+            "",
+            tr("Commands:"),
+            "  info [--json] PATH…              " + tr("Show the type, size, dates and applications of files"),
+            "  apps [--json] TYPE|PATH          " + tr("List the applications that open a type, in Open With order"),
+            "  apps --set-default APP_ID TYPE   " + tr("Make APP_ID the default application for a type"),
+            "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
+            "",
+            tr("Options:"),
+            "  -h, --help                       " + tr("Show this help"),
+            "  -v, --version                    " + tr("Show the version"),
+        ].joined(separator: "\n")
+    }
+}
+
+/// Splits a command's arguments into flags, option values and operands; `--` ends options.
+struct ParsedArguments {
+    var flags: Set<String> = []
+    var options: [String: String] = [:]
+    var operands: [String] = []
+
+    /// Parses `arguments`; `valued` names the options that take a value (`--with APP`).
+    init(_ arguments: [String], flags knownFlags: Set<String>, valued: Set<String> = []) throws(UsageError) {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                operands.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if knownFlags.contains(argument) {
+                flags.insert(argument)
+            } else if let equals = argument.firstIndex(of: "="), valued.contains(String(argument[..<equals])) {
+                options[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+            } else if valued.contains(argument) {
+                guard index < arguments.count else { throw UsageError(message: tr("The option '%s' needs a value", argument)) }
+                options[argument] = arguments[index]
+                index += 1
+            } else {
+                throw UsageError(message: tr("Unknown option '%s'", argument))
+            }
+        }
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+}
+
+/// Where the commands print: results to standard output, problems to standard error.
+enum Output {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data(("dossier: " + message + "\n").utf8))
+    }
+
+    /// Prints a value as pretty JSON with stable key order.
+    static func json<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        if let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) {
+            print(text)
+        }
+    }
+}
