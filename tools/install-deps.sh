@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Dossier builds, runs and tests with, when any is missing,
+# and generates the locales the translation tests use. Safe to run again: with everything
+# present it only checks. Needs root or sudo the first time on a fresh machine.
+set -euo pipefail
+
+packages=(
+  # build: the C libraries behind the module maps
+  pkg-config libglib2.0-dev libgtk-4-dev libadwaita-1-dev
+  # type database, translations, desktop data checks, install through meson
+  shared-mime-info gettext locales desktop-file-utils appstream meson ninja-build
+  # tests: a display, a session bus, accessibility, input, screenshots
+  xvfb xauth dbus dbus-x11 at-spi2-core python3-gi python3-dogtail xdotool imagemagick
+  # samples and benchmarks: file(1) is the peer the type detection is measured against
+  file ffmpeg fonts-dejavu-core zip poppler-utils
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
+
+if ((${#missing[@]})); then
+  echo "Installing missing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The zh_CN translation is tested with LANG=zh_CN.UTF-8, which needs the locale itself.
+if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$'; then
+  echo "Generating the zh_CN.UTF-8 locale"
+  as_root localedef -i zh_CN -f UTF-8 zh_CN.UTF-8
+fi
