@@ -44,10 +44,10 @@ $(SHARE)/mime/mime.cache: data/mime/io.github.dossier.Dossier.xml
 run: build
 	$(RUN_ENV) $(BIN) info $(SAMPLES)/*
 
-# Every test: the Swift suites under a private X display and D-Bus session (UI tests gate
-# on the display themselves), with XDG folders isolated from the developer's own; then the
-# meson install into a staging folder, checked.
-test: build test-swift test-install
+# Every test: the meson install into a staging folder, checked; then the Swift suites under
+# a private X display and D-Bus session (UI tests gate on the display themselves), with XDG
+# folders isolated from the developer's own. XCTest's summary closes the run.
+test: build test-install test-swift
 
 test-swift:
 	@rm -rf $(TEST_HOME) && mkdir -p $(TEST_HOME)/config $(TEST_HOME)/data $(TEST_HOME)/cache $(TEST_HOME)/runtime
@@ -56,7 +56,7 @@ test-swift:
 	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_HOME)/runtime \
 	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(CURDIR)/$(BIN) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-	  $(SWIFT) test -c $(CONFIG) --skip-build
+	  $(SWIFT) test -c $(CONFIG) --skip-build --disable-swift-testing
 
 test-install:
 	rm -rf $(BUILD_DIR)/meson $(BUILD_DIR)/stage

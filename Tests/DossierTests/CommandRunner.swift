@@ -23,9 +23,12 @@ struct CommandRunner {
     /// (a nil value removes the variable).
     var environment: [String: String?] = [:]
 
+    /// The program to run; a copy of `binary` for tests that run it as another user.
+    var program: String = Self.binary
+
     func run(_ arguments: [String], as user: String? = nil, timeout: TimeInterval = 30) throws -> Result {
         let process = Process()
-        var command = [Self.binary] + arguments
+        var command = [program] + arguments
         if let user {
             // setpriv drops root to another user for the permission tests.
             command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] + command

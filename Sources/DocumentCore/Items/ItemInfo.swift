@@ -144,9 +144,32 @@ public struct ItemInfo: Sendable, Hashable {
 }
 
 extension DocumentType {
-    /// The type of the item at `path` (following links), read from its name and first bytes.
-    /// Folders, FIFOs, sockets and devices get their `inode/*` type and are never read.
+    /// The type of the item at the local `path` (following links), read from its name and
+    /// first bytes. Folders, FIFOs, sockets and devices get their `inode/*` type and are
+    /// never read. Faster than `ItemInfo.inspect` when the type is all that is wanted.
     public init(contentsOf path: String) throws(ItemError) {
-        self = try ItemInfo.inspect(path).type
+        let name = (path as NSString).lastPathComponent
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let error = errno
+            if error == ELOOP { throw .symlinkLoop(name: name) }
+            if error == EACCES { throw .permissionDenied(name: name) }
+            var link = stat()
+            if error == ENOENT, lstat(path, &link) == 0 {
+                self = .symbolicLink  // a link whose target is missing
+                return
+            }
+            if error == ENOENT || error == ENOTDIR { throw .notFound(name: name) }
+            throw .failed(name: name, reason: String(cString: strerror(error)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: self = ItemInfo.sniff(path: path, fileName: name).0
+        case S_IFDIR: self = .folder
+        case S_IFIFO: self = .fifo
+        case S_IFSOCK: self = .socket
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        default: self = .data
+        }
     }
 }

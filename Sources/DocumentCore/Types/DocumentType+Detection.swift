@@ -63,7 +63,10 @@ extension DocumentType {
         guard let byName, !byName.isUnknown else {
             return (byContent, .content)
         }
-        if contentIsBinaryFormat && !byName.conforms(to: byContent) {
+        if contentIsBinaryFormat {
+            if byName == byContent { return (byName, .content) }
+            // A .docx is a zip by magic: the name names the more specific type.
+            if byName.conforms(to: byContent) { return (byName, .name) }
             return (byContent, .content)
         }
         let combined = takeString(g_content_type_guess(fileName, start, gsize(bytes.count), &uncertain))

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Timing helpers: medians of repeated runs on the monotonic clock.
+enum Measure {
+    /// Runs `body` `rounds` times and returns the median duration in seconds.
+    static func median(rounds: Int, _ body: () throws -> Void) rethrows -> Double {
+        var samples: [Double] = []
+        for _ in 0..<rounds {
+            let start = ContinuousClock.now
+            try body()
+            let elapsed = ContinuousClock.now - start
+            samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    /// Runs a program to completion, returning its standard output.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func rate(_ count: Int, _ seconds: Double) -> String {
+        String(format: "%10.0f files/s", Double(count) / seconds)
+    }
+}
