@@ -47,6 +47,17 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.output.contains("Conforms to: image/svg+xml → application/xml → text/plain → application/octet-stream"))
     }
 
+    func testEveryCommandWorksWithoutADisplay() throws {
+        var headless = runner
+        headless.environment["DISPLAY"] = nil
+        headless.environment["WAYLAND_DISPLAY"] = nil
+        let photo = samples.appendingPathComponent("photo.jpg").path
+        for arguments in [["info", photo], ["apps", photo], ["apps", "--all"], ["--help"]] {
+            let result = try headless.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.errors)")
+        }
+    }
+
     func testInfoAsJSON() throws {
         let photo = samples.appendingPathComponent("photo.jpg").path
         let reports = try runner.json(["info", "--json", photo]) as? [[String: Any]]

@@ -136,6 +136,68 @@ final class OpenWithTests: XCTestCase {
         XCTAssertTrue(result.errors.contains("its interpreter '/nonexistent/interpreter' is missing"), result.errors)
     }
 
+    func testAllApplicationsListsEveryShownApp() throws {
+        let fixture = try ApplicationFixture()
+        try fixture.addApp("viewer", name: "Viewer", types: ["image/png"])
+        try fixture.addApp("editor", name: "Editor", types: ["text/plain"], system: true)
+        try fixture.addApp("hidden", name: "Hidden", types: ["text/plain"], extra: "NoDisplay=true")
+        let listing = try fixture.runner.json(["apps", "--all", "--json"]) as? [[String: Any]]
+        XCTAssertEqual(listing?.compactMap { $0["id"] as? String }, ["editor.desktop", "viewer.desktop"])
+    }
+
+    func testDBusActivatableAppIsActivatedOverTheSessionBus() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("no session bus: `make test` runs the tests inside dbus-run-session")
+        }
+        let fixture = try ApplicationFixture()
+        let log = fixture.root.appendingPathComponent("dbus.log")
+        // A real org.freedesktop.Application service that records what it is asked to open.
+        let service = try fixture.folder.write("bin/recorder-service.py", """
+            import sys
+            from gi.repository import Gio, GLib
+            XML = ('<node><interface name="org.freedesktop.Application">'
+                   '<method name="Activate"><arg type="a{sv}" direction="in"/></method>'
+                   '<method name="Open"><arg type="as" direction="in"/><arg type="a{sv}" direction="in"/></method>'
+                   '<method name="ActivateAction"><arg type="s" direction="in"/><arg type="av" direction="in"/>'
+                   '<arg type="a{sv}" direction="in"/></method></interface></node>')
+            loop = GLib.MainLoop()
+            def call(connection, sender, path, interface, method, parameters, invocation):
+                uris = parameters.unpack()[0] if method == 'Open' else []
+                with open(sys.argv[1], 'a') as log:
+                    log.write('\\t'.join([method] + list(uris)) + '\\n')
+                invocation.return_value(None)
+            def acquired(connection, name):
+                connection.register_object('/org/example/Recorder', Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call, None, None)
+            Gio.bus_own_name(Gio.BusType.SESSION, 'org.example.Recorder', 0, acquired, lambda c, n: print('ready', flush=True), None)
+            GLib.timeout_add_seconds(30, loop.quit)
+            loop.run()
+
+            """)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [service.path, log.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate() }
+        let ready = output.fileHandleForReading.availableData
+        XCTAssertEqual(String(decoding: ready, as: UTF8.self), "ready\n")
+
+        try fixture.addApp("org.example.Recorder", name: "Recorder", types: ["image/png"], exec: "/bin/false %U",
+                           extra: "DBusActivatable=true")
+        let png = try fixture.folder.write("a photo.png", bytes: SampleFiles.png)
+        let result = try fixture.runner.run(["open", "--with", "org.example.Recorder", png.path])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let deadline = Date().addingTimeInterval(10)
+        var lines: [String] = []
+        while Date() < deadline {
+            lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if !lines.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(lines, ["Open\t\(png.absoluteString)"], "activated over D-Bus with the file's own URI, not by Exec")
+    }
+
     func testAppThatFailsAtOnceIsReported() throws {
         let fixture = try ApplicationFixture()
         try fixture.addApp("failing", name: "Failing Viewer", types: ["image/png"], exec: "/bin/false %f")

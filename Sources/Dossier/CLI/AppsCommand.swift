@@ -3,17 +3,27 @@ import Foundation
 
 /// `dossier apps [--json] TYPE|PATH`: the applications for a type (a MIME type, a well-known
 /// name such as `image`, an extension such as `.pdf`) or for a file, in Open With order.
-/// `dossier apps --set-default APP_ID TYPE|PATH` makes APP_ID the default for that type.
+/// `dossier apps --set-default APP_ID TYPE|PATH` makes APP_ID the default for that type;
+/// `dossier apps --all` lists every installed application shown in menus.
 struct AppsCommand {
     let arguments: [String]
 
     func run() -> Int32 {
         let parsed: ParsedArguments
         do {
-            parsed = try ParsedArguments(arguments, flags: ["--json"], valued: ["--set-default"])
+            parsed = try ParsedArguments(arguments, flags: ["--json", "--all"], valued: ["--set-default"])
         } catch {
             Output.error(error.message)
             return 2
+        }
+        if parsed.flags.contains("--all") {
+            let entries = ApplicationRegistry().allApplications().map { Entry(id: $0.id, name: $0.name, role: "installed") }
+            if parsed.flags.contains("--json") {
+                Output.json(entries)
+            } else {
+                entries.forEach { print("\($0.name) (\($0.id))") }
+            }
+            return 0
         }
         guard parsed.operands.count == 1, let subject = parsed.operands.first else {
             Output.error(tr("Name one type or file: dossier apps TYPE|PATH"))

@@ -37,6 +37,7 @@ struct CommandLineTool {
             "  info [--json] PATH…              " + tr("Show the type, size, dates and applications of files"),
             "  apps [--json] TYPE|PATH          " + tr("List the applications that open a type, in Open With order"),
             "  apps --set-default APP_ID TYPE   " + tr("Make APP_ID the default application for a type"),
+            "  apps --all [--json]              " + tr("List every installed application"),
             "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
             "",
             tr("Options:"),
