@@ -30,6 +30,8 @@ let package = Package(
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib"]
         ),
         .target(name: "DossierFixtures", path: "Sources/DossierFixtures"),
+        // A second process for the coordination tests (not installed).
+        .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
         .executableTarget(
             name: "DossierBench",
             dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib"]

@@ -11,6 +11,33 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <sys/xattr.h>
+
+/* Open file description locks (Linux 3.15+): owned by the open file description, so they
+   work between threads of one process and are released only by the last close of it. */
+#ifndef F_OFD_SETLK
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#define F_OFD_SETLKW 38
+#endif
+
+/* Locks the whole file behind fd for reading (shared) or writing (exclusive).
+   wait: block until granted (F_OFD_SETLKW) or fail at once with EAGAIN (F_OFD_SETLK). */
+static inline int dossier_ofd_lock(int fd, int exclusive, int wait) {
+    struct flock lock = {0};
+    lock.l_type = exclusive ? F_WRLCK : F_RDLCK;
+    lock.l_whence = SEEK_SET;
+    return fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock);
+}
+
+static inline int dossier_ofd_unlock(int fd) {
+    struct flock lock = {0};
+    lock.l_type = F_UNLCK;
+    lock.l_whence = SEEK_SET;
+    return fcntl(fd, F_OFD_SETLK, &lock);
+}
 
 /* Macros and variadic functions Clang does not import, as small prefixed helpers. */
 
