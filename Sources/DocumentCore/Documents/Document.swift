@@ -221,7 +221,15 @@ open class Document: FilePresenter, @unchecked Sendable {
 
     private func saveNow(expecting explicit: SaveExpectation? = nil) throws {
         autosave?.cancel()
-        let data = try contents()
+        let data: Data
+        do {
+            data = try contents()
+        } catch {
+            // A document that cannot produce its content cannot be saved either.
+            lastError = error
+            setState(state.union(.savingError))
+            throw error
+        }
         let expectation = explicit ?? (version.map(SaveExpectation.version) ?? .absent)
         do {
             let written = try FileCoordinator(filePresenter: self).coordinate(writingItemAt: url) { target -> FileVersion in
