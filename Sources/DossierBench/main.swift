@@ -7,6 +7,7 @@ import Foundation
 
 let benchmarks: [String: () throws -> Void] = [
     "types": TypeDetectionBenchmark.run,
+    "coordination": CoordinationBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

@@ -146,6 +146,7 @@ public final class FileCoordinator: Sendable {
 
     private func prepareWrite(at path: String, deleting: Bool) {
         let registry = PresenterRegistry.shared
+        guard !registry.isEmpty else { return }
         if deleting {
             registry.ask(presentersOf: path, descendants: true, excluding: excluded) { try $0.accommodatePresentedItemDeletion() }
             let url = URL(fileURLWithPath: path)
@@ -156,6 +157,7 @@ public final class FileCoordinator: Sendable {
     }
 
     private func reportWrite(at path: String, existed: Bool) {
+        guard !PresenterRegistry.shared.isEmpty else { return }
         let url = URL(fileURLWithPath: path)
         let change: PresentedChange = FileState(path: path) == nil ? .deleted(url) : existed ? .changed(url) : .appeared(url)
         if case .deleted = change, !existed { return }

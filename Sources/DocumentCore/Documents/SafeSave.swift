@@ -83,7 +83,7 @@ public enum SafeSave {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .failed(name: name, reason: String(cString: strerror(errno))) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var committed = false
         defer {
             close(fd)
