@@ -22,8 +22,13 @@ let package = Package(
             pkgConfig: "gtk4 libadwaita-1",
             providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
         ),
+        .systemLibrary(
+            name: "CImaging",
+            pkgConfig: "gdk-pixbuf-2.0 poppler-glib pangocairo libjpeg",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpoppler-glib-dev", "libpango1.0-dev", "libjpeg62-turbo-dev"])]
+        ),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk"]),
         .executableTarget(
             name: "Dossier",

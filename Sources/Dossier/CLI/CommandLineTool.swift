@@ -22,6 +22,7 @@ struct CommandLineTool {
         case "info": return InfoCommand(arguments: rest).run()
         case "apps": return AppsCommand(arguments: rest).run()
         case "open": return OpenCommand(arguments: rest).run()
+        case "thumbnail": return ThumbnailCommand(arguments: rest).run()
         default:
             Output.error(tr("Unknown command '%s'", first))
             Output.error(tr("Run 'dossier --help' to see the commands."))
@@ -39,6 +40,8 @@ struct CommandLineTool {
             "  apps --set-default APP_ID TYPE   " + tr("Make APP_ID the default application for a type"),
             "  apps --all [--json]              " + tr("List every installed application"),
             "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
+            "  thumbnail [--size SIZE] [--output DIR] PATH…",
+            "                                   " + tr("Make thumbnails in the shared cache (or in DIR)"),
             "",
             tr("Options:"),
             "  -h, --help                       " + tr("Show this help"),

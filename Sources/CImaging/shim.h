@@ -1,0 +1,95 @@
+#ifndef DOSSIER_CIMAGING_SHIM_H
+#define DOSSIER_CIMAGING_SHIM_H
+
+/* Image decoding and drawing without GTK: GdkPixbuf, poppler-glib, cairo, pango, libjpeg. */
+#include <stdio.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <poppler.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <jpeglib.h>
+#include <setjmp.h>
+
+/* Saves a pixbuf as PNG with tEXt chunks: keys and values are parallel NULL-ended arrays
+   (gdk_pixbuf_savev takes them as is; this only names the PNG type). */
+static inline gboolean dossier_pixbuf_save_png(GdkPixbuf *pixbuf, const char *path, char **keys, char **values,
+                                               GError **error) {
+    return gdk_pixbuf_savev(pixbuf, path, "png", keys, values, error);
+}
+
+/* Encodes a pixbuf as PNG into a new buffer (g_free it). */
+static inline gboolean dossier_pixbuf_save_png_buffer(GdkPixbuf *pixbuf, gchar **buffer, gsize *length) {
+    return gdk_pixbuf_save_to_buffer(pixbuf, buffer, length, "png", NULL, NULL);
+}
+
+/* Decodes a JPEG with libjpeg's DCT scaling (1/1 … 1/8) into RGB rows, the fast way:
+   integer fast DCT, no fancy upsampling. Returns NULL on any decoding error (libjpeg's
+   error exit is caught with setjmp); *width, *height get the decoded size. */
+struct dossier_jpeg_error { struct jpeg_error_mgr base; jmp_buf jump; };
+
+static void dossier_jpeg_error_exit(j_common_ptr info) {
+    longjmp(((struct dossier_jpeg_error *)info->err)->jump, 1);
+}
+
+/* Corrupt-data warnings are the caller's to report, not libjpeg's to print. */
+static void dossier_jpeg_quiet(j_common_ptr info) { (void)info; }
+
+static inline unsigned char *dossier_jpeg_decode_scaled(FILE *file, unsigned int scale_denom,
+                                                        int *width, int *height,
+                                                        int *full_width, int *full_height) {
+    struct jpeg_decompress_struct info;
+    struct dossier_jpeg_error error;
+    unsigned char *volatile pixels = NULL;
+    info.err = jpeg_std_error(&error.base);
+    error.base.error_exit = dossier_jpeg_error_exit;
+    error.base.output_message = dossier_jpeg_quiet;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&info);
+        g_free(pixels);
+        return NULL;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_stdio_src(&info, file);
+    jpeg_read_header(&info, TRUE);
+    *full_width = (int)info.image_width;
+    *full_height = (int)info.image_height;
+    info.scale_num = 1;
+    info.scale_denom = scale_denom;
+    info.out_color_space = JCS_RGB;
+    info.dct_method = JDCT_IFAST;
+    info.do_fancy_upsampling = FALSE;
+    jpeg_start_decompress(&info);
+    *width = (int)info.output_width;
+    *height = (int)info.output_height;
+    size_t stride = (size_t)info.output_width * 3;
+    pixels = g_malloc(stride * info.output_height);
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = pixels + stride * info.output_scanline;
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return pixels;
+}
+
+/* Reads only the header: the size, without decoding (NULL-safe on errors). */
+static inline int dossier_jpeg_size(FILE *file, int *width, int *height) {
+    struct jpeg_decompress_struct info;
+    struct dossier_jpeg_error error;
+    info.err = jpeg_std_error(&error.base);
+    error.base.error_exit = dossier_jpeg_error_exit;
+    error.base.output_message = dossier_jpeg_quiet;
+    if (setjmp(error.jump)) {
+        jpeg_destroy_decompress(&info);
+        return 0;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_stdio_src(&info, file);
+    jpeg_read_header(&info, TRUE);
+    *width = (int)info.image_width;
+    *height = (int)info.image_height;
+    jpeg_destroy_decompress(&info);
+    return 1;
+}
+
+#endif

@@ -1,0 +1,144 @@
+import CGLib
+import CImaging
+import Foundation
+import GObjectSupport
+
+/// The desktop's shared thumbnail cache, as the Thumbnail Managing Standard lays it out:
+/// `$XDG_CACHE_HOME/thumbnails/{normal,large,x-large,xx-large}/<MD5 of the URI>.png`, each a
+/// PNG carrying `Thumb::URI` and `Thumb::MTime`, valid only while `Thumb::MTime` equals the
+/// file's modification time. Nautilus, GNOME's thumbnailers and Dossier read each other's.
+/// Failures are recorded under `fail/dossier-<version>/` and not retried until the file
+/// changes. Folders are 0700, files 0600, written to a temporary name and renamed.
+public struct ThumbnailCache: Sendable {
+    /// The cache's root, `$XDG_CACHE_HOME/thumbnails` unless given.
+    public let root: URL
+
+    public init(root: URL? = nil) {
+        self.root = root ?? URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("thumbnails")
+    }
+
+    /// Where the thumbnail of `uri` at `size` is (or would be).
+    public func location(of uri: String, size: ThumbnailSize) -> URL {
+        root.appendingPathComponent(size.folderName).appendingPathComponent(Self.fileName(for: uri))
+    }
+
+    /// Where a failure for `uri` is recorded.
+    public func failureLocation(of uri: String) -> URL {
+        root.appendingPathComponent("fail/dossier-\(dossierVersion)").appendingPathComponent(Self.fileName(for: uri))
+    }
+
+    /// `<MD5 of the URI>.png`, the name every implementation of the standard computes alike.
+    public static func fileName(for uri: String) -> String {
+        (takeString(g_compute_checksum_for_string(G_CHECKSUM_MD5, uri, -1)) ?? "") + ".png"
+    }
+
+    /// The valid thumbnail of `uri` whose file was modified at `modified` (seconds), if any.
+    public func lookup(_ uri: String, modified: Int64, size: ThumbnailSize) -> URL? {
+        let location = location(of: uri, size: size)
+        return Self.isValid(location.path, uri: uri, modified: modified) ? location : nil
+    }
+
+    /// True when making a thumbnail of this version of the file already failed.
+    public func hasFailed(_ uri: String, modified: Int64) -> Bool {
+        Self.isValid(failureLocation(of: uri).path, uri: uri, modified: modified)
+    }
+
+    /// True for paths inside the cache, which are never thumbnailed.
+    public func contains(_ path: String) -> Bool {
+        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+        return standardized == root.path || standardized.hasPrefix(root.standardizedFileURL.path + "/")
+    }
+
+    static func isValid(_ path: String, uri: String, modified: Int64) -> Bool {
+        guard let png = PNGText.read(path) else { return false }
+        return png.text["Thumb::URI"] == uri && png.text["Thumb::MTime"].flatMap { Int64($0) } == modified
+    }
+
+    /// Stores a thumbnail with the keys of the standard; returns where it went.
+    func store(_ image: Pixbuf, for source: ThumbnailSource, size: ThumbnailSize) throws(ThumbnailError) -> URL {
+        let location = location(of: source.uri, size: size)
+        try makeFolder(location.deletingLastPathComponent())
+        var text: [(String, String)] = [
+            ("Thumb::URI", source.uri),
+            ("Thumb::MTime", String(source.modified)),
+            ("Thumb::Size", String(source.size)),
+            ("Thumb::Mimetype", source.type.identifier),
+            ("Software", "Dossier \(dossierVersion)"),
+        ]
+        if let dimensions = source.dimensions {
+            text.append(("Thumb::Image::Width", String(dimensions.width)))
+            text.append(("Thumb::Image::Height", String(dimensions.height)))
+        }
+        try image.savePNG(to: location, text: text)
+        return location
+    }
+
+    /// Records that making a thumbnail of this version of the file failed.
+    func recordFailure(for source: ThumbnailSource) {
+        let location = failureLocation(of: source.uri)
+        guard (try? makeFolder(location.deletingLastPathComponent())) != nil,
+              let empty = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 1, 8, 1, 1)
+        else { return }
+        gdk_pixbuf_fill(empty, 0)
+        try? Pixbuf(adopting: empty).savePNG(
+            to: location, text: [("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modified)),
+                                 ("Software", "Dossier \(dossierVersion)")])
+    }
+
+    private func makeFolder(_ folder: URL) throws(ThumbnailError) {
+        // Each level the cache owns is 0700, per the standard.
+        var missing: [URL] = []
+        var current = folder
+        while !FileManager.default.fileExists(atPath: current.path), current.path != "/" {
+            missing.append(current)
+            current = current.deletingLastPathComponent()
+        }
+        for url in missing.reversed() {
+            if mkdir(url.path, 0o700) != 0 && errno != EEXIST {
+                throw .unreadable(name: url.lastPathComponent, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}
+
+/// The file a thumbnail is made of, as seen when the work started.
+struct ThumbnailSource: Sendable {
+    let url: URL
+    let uri: String
+    let path: String
+    let name: String
+    let type: DocumentType
+    let size: Int64
+    let modified: Int64
+    let modifiedNanoseconds: Int64
+    /// The image's own size, when a thumbnailer learned it (written as `Thumb::Image::*`).
+    var dimensions: (width: Int, height: Int)?
+
+    init(url: URL) throws(ThumbnailError) {
+        self.url = url.standardizedFileURL
+        path = self.url.path
+        name = self.url.lastPathComponent
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw .unreadable(name: name, reason: String(cString: strerror(errno)))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(name: name, reason: tr("it is not a regular file"))
+        }
+        let file = g_file_new_for_path(path)
+        uri = takeString(g_file_get_uri(file)) ?? self.url.absoluteString
+        unref(file)
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec)
+        modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
+        type = (try? DocumentType(contentsOf: path)) ?? DocumentType(fileName: name)
+    }
+
+    /// True when the file is no longer the version the work started from.
+    var changedSince: Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return true }
+        return Int64(status.st_size) != size || Int64(status.st_mtim.tv_sec) != modified
+            || Int64(status.st_mtim.tv_nsec) != modifiedNanoseconds
+    }
+}

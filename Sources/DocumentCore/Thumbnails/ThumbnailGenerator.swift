@@ -1,0 +1,246 @@
+import CGLib
+import CImaging
+import Foundation
+import GObjectSupport
+
+/// Thumbnails for files, shared with the desktop through the freedesktop cache: the
+/// QLThumbnailGenerator of Linux.
+///
+/// A request names a file, a size in logical pixels and a scale, and the representations
+/// wanted. The icon comes at once (from the name's type); a quick low-quality picture next
+/// where one exists (a smaller size already cached, or the EXIF thumbnail of a JPEG); the full
+/// thumbnail last, from the cache when valid, else made by a built-in or external thumbnailer
+/// and cached. Work runs on a bounded pool of threads (one per core by default), highest
+/// priority first; queued requests hold no pixels, so memory stays bounded however many wait.
+public final class ThumbnailGenerator: @unchecked Sendable {
+    // @unchecked: the queue of jobs is guarded by `condition`; the rest is immutable.
+
+    public struct Representations: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let icon = Representations(rawValue: 1)
+        public static let lowQuality = Representations(rawValue: 2)
+        public static let thumbnail = Representations(rawValue: 4)
+        public static let all: Representations = [.icon, .lowQuality, .thumbnail]
+    }
+
+    /// What a request delivers, in this order.
+    public enum Representation: Sendable {
+        /// Icon names, specific to generic (see `DocumentType.iconNames`).
+        case icon([String])
+        /// A quick, smaller picture as PNG data.
+        case lowQuality(Data)
+        /// The thumbnail, as a PNG file in the cache.
+        case thumbnail(Thumbnail)
+    }
+
+    public struct Thumbnail: Sendable, Equatable {
+        public enum Origin: String, Sendable { case cache = "cached", generated }
+        /// The PNG file (in the cache, or the output folder given to `thumbnail(of:…)`).
+        public let url: URL
+        public let size: ThumbnailSize
+        public let origin: Origin
+        /// Which thumbnailer made it: "image", "pdf", "text", or an external one's name.
+        public let thumbnailer: String
+        public let duration: Duration
+    }
+
+    public struct Request: Sendable {
+        public var url: URL
+        /// Logical pixels of the square the thumbnail should fill.
+        public var size: Int
+        public var scale: Int
+        public var representations: Representations
+        /// Higher first; visible items should get a higher priority than the rest.
+        public var priority: Int
+
+        public init(url: URL, size: Int, scale: Int = 1, representations: Representations = .all, priority: Int = 0) {
+            self.url = url
+            self.size = size
+            self.scale = scale
+            self.representations = representations
+            self.priority = priority
+        }
+    }
+
+    /// A queued or running request: cancel it, or move it up or down the queue.
+    public final class Handle: @unchecked Sendable {
+        fileprivate weak var generator: ThumbnailGenerator?
+        fileprivate let id: Int
+        fileprivate init(generator: ThumbnailGenerator, id: Int) {
+            self.generator = generator
+            self.id = id
+        }
+
+        /// Stops the request: nothing more is delivered for it.
+        public func cancel() { generator?.cancel(id) }
+
+        /// Changes the request's priority while it waits (visible items first when scrolling).
+        public func setPriority(_ priority: Int) { generator?.setPriority(id, priority) }
+    }
+
+    public let cache: ThumbnailCache
+    private let maker: ThumbnailMaker
+    private let workers: Int
+
+    private struct Job {
+        let id: Int
+        var request: Request
+        let handler: @Sendable (Result<Representation, ThumbnailError>) -> Void
+    }
+
+    private let condition = NSCondition()
+    private var pending: [Job] = []
+    private var running: Set<Int> = []
+    private var cancelled: Set<Int> = []
+    private var nextID = 0
+    private var started = 0
+
+    /// - Parameters:
+    ///   - workers: threads that make thumbnails at once (default: one per core).
+    ///   - timeout: how long an external thumbnailer may run.
+    public init(cache: ThumbnailCache = ThumbnailCache(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                timeout: Duration = .seconds(10)) {
+        self.cache = cache
+        self.workers = max(1, workers)
+        maker = ThumbnailMaker(cache: cache, timeout: timeout)
+    }
+
+    /// Queues a request. `handler` is called on a generator thread for each representation
+    /// (or once with the error); the icon, if asked for, before this returns.
+    @discardableResult
+    public func generate(_ request: Request, handler: @escaping @Sendable (Result<Representation, ThumbnailError>) -> Void) -> Handle {
+        if request.representations.contains(.icon) {
+            handler(.success(.icon(DocumentType(fileName: request.url.lastPathComponent).iconNames)))
+        }
+        condition.lock()
+        nextID += 1
+        let id = nextID
+        if request.representations.contains(.lowQuality) || request.representations.contains(.thumbnail) {
+            pending.append(Job(id: id, request: request, handler: handler))
+            startWorkerIfNeeded()
+            condition.signal()
+        }
+        condition.unlock()
+        return Handle(generator: self, id: id)
+    }
+
+    /// Makes (or finds) one thumbnail on the calling thread. With `outputFolder`, the PNG is
+    /// written there, named after the file, instead of into the cache.
+    public func thumbnail(of url: URL, size: ThumbnailSize, outputFolder: URL? = nil) throws(ThumbnailError) -> Thumbnail {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var source = try ThumbnailSource(url: url)
+        if cache.contains(source.path) { throw .insideCache(name: source.name) }
+        if outputFolder == nil, let cached = cache.lookup(source.uri, modified: source.modified, size: size) {
+            return Thumbnail(url: cached, size: size, origin: .cache, thumbnailer: "cache", duration: clock.now - start)
+        }
+        if outputFolder == nil, cache.hasFailed(source.uri, modified: source.modified) {
+            throw .failedBefore(name: source.name)
+        }
+        do {
+            let (image, thumbnailer) = try maker.make(&source, edge: size.pixels)
+            let location: URL
+            if let outputFolder {
+                location = outputFolder.appendingPathComponent(source.name + ".png")
+                try image.savePNG(to: location, text: [("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modified))])
+            } else {
+                location = try cache.store(image, for: source, size: size)
+            }
+            return Thumbnail(url: location, size: size, origin: .generated, thumbnailer: thumbnailer, duration: clock.now - start)
+        } catch {
+            if outputFolder == nil && ThumbnailMaker.isLasting(error) {
+                cache.recordFailure(for: source)
+            }
+            throw error
+        }
+    }
+
+    // MARK: The pool
+
+    private func startWorkerIfNeeded() {
+        guard started < workers else { return }
+        started += 1
+        let thread = Thread { [weak self] in self?.work() }
+        thread.name = "dossier-thumbnails"
+        thread.start()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while pending.isEmpty { condition.wait() }
+            // Highest priority first; among equals, the oldest.
+            let index = pending.indices.max { a, b in
+                (pending[a].request.priority, -pending[a].id) < (pending[b].request.priority, -pending[b].id)
+            }!
+            let job = pending.remove(at: index)
+            running.insert(job.id)
+            condition.unlock()
+            run(job)
+        }
+    }
+
+    private func isCancelled(_ id: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled.contains(id)
+    }
+
+    private func run(_ job: Job) {
+        let request = job.request
+        let size = ThumbnailSize(fitting: request.size * max(request.scale, 1))
+        func deliver(_ result: Result<Representation, ThumbnailError>) {
+            if !isCancelled(job.id) { job.handler(result) }
+        }
+        if request.representations.contains(.lowQuality), let quick = quickPicture(of: request.url, below: size) {
+            deliver(.success(.lowQuality(quick)))
+        }
+        guard request.representations.contains(.thumbnail), !isCancelled(job.id) else { return finish(job.id) }
+        do {
+            deliver(.success(.thumbnail(try thumbnail(of: request.url, size: size))))
+        } catch {
+            deliver(.failure(error))
+        }
+        finish(job.id)
+    }
+
+    private func finish(_ id: Int) {
+        condition.lock()
+        running.remove(id)
+        cancelled.remove(id)
+        condition.unlock()
+    }
+
+    /// A smaller cached size, or a JPEG's own EXIF thumbnail, as PNG data.
+    private func quickPicture(of url: URL, below size: ThumbnailSize) -> Data? {
+        guard let source = try? ThumbnailSource(url: url) else { return nil }
+        for smaller in ThumbnailSize.allCases.reversed() where smaller < size {
+            if let cached = cache.lookup(source.uri, modified: source.modified, size: smaller) {
+                return try? Data(contentsOf: cached)
+            }
+        }
+        guard let embedded = ImageThumbnailer.embeddedThumbnail(of: source) else { return nil }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var length: gsize = 0
+        let saved = dossier_pixbuf_save_png_buffer(embedded.pointer, &buffer, &length)
+        guard saved != 0, let buffer else { return nil }
+        defer { g_free(buffer) }
+        return Data(bytes: buffer, count: Int(length))
+    }
+
+    private func cancel(_ id: Int) {
+        condition.lock()
+        pending.removeAll { $0.id == id }
+        if running.contains(id) { cancelled.insert(id) }
+        condition.unlock()
+    }
+
+    private func setPriority(_ id: Int, _ priority: Int) {
+        condition.lock()
+        if let index = pending.firstIndex(where: { $0.id == id }) {
+            pending[index].request.priority = priority
+        }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,100 @@
+import CGLib
+import CImaging
+import Foundation
+import GObjectSupport
+
+/// Chooses a thumbnailer for a file and runs it, with the limits that protect the user: a
+/// size limit per kind of file, a pixel limit before decoding, a timeout for external
+/// thumbnailers, and no caching of a file that changed meanwhile.
+struct ThumbnailMaker: Sendable {
+    let cache: ThumbnailCache
+    let timeout: Duration
+    let externalThumbnailers: [ExternalThumbnailer]
+    /// MIME types GdkPixbuf's installed loaders read.
+    let pixbufTypes: Set<String>
+
+    init(cache: ThumbnailCache, timeout: Duration) {
+        self.cache = cache
+        self.timeout = timeout
+        externalThumbnailers = ExternalThumbnailer.installed()
+        var types = Set<String>()
+        var formats = gdk_pixbuf_get_formats()
+        let list = formats
+        while let node = formats {
+            if let format = node.pointee.data {
+                types.formUnion(takeStringArray(gdk_pixbuf_format_get_mime_types(OpaquePointer(format))))
+            }
+            formats = node.pointee.next
+        }
+        g_slist_free(list)
+        pixbufTypes = types
+    }
+
+    enum Kind {
+        case image, pdf, text, external(ExternalThumbnailer)
+
+        var name: String {
+            switch self {
+            case .image: "image"
+            case .pdf: "pdf"
+            case .text: "text"
+            case .external(let thumbnailer): thumbnailer.name
+            }
+        }
+
+        /// The largest file of this kind that is thumbnailed.
+        var fileSizeLimit: Int64 {
+            switch self {
+            case .image: 512 << 20
+            case .pdf: 1 << 30
+            case .text: .max  // only its first 4 KiB are read
+            case .external: 8 << 30
+            }
+        }
+    }
+
+    func kind(for type: DocumentType) -> Kind? {
+        if type == .jpeg || (type.conforms(to: .image) && (pixbufTypes.contains(type.identifier)
+            || type.supertypes.contains { pixbufTypes.contains($0.identifier) })) {
+            return .image
+        }
+        if type.conforms(to: .pdf) { return .pdf }
+        if let external = ExternalThumbnailer.find(for: type, among: externalThumbnailers) { return .external(external) }
+        if type.conforms(to: .text) { return .text }
+        return nil
+    }
+
+    /// Makes the picture for `source` at `edge` pixels; returns it with the thumbnailer's name.
+    func make(_ source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> (Pixbuf, String) {
+        if cache.contains(source.path) { throw .insideCache(name: source.name) }
+        guard let kind = kind(for: source.type) else {
+            throw .noThumbnailer(name: source.name, type: source.type.identifier)
+        }
+        guard source.size <= kind.fileSizeLimit else {
+            throw .fileTooLarge(name: source.name, limit: takeString(g_format_size(guint64(kind.fileSizeLimit))) ?? "")
+        }
+        let image: Pixbuf
+        switch kind {
+        case .image: image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
+        case .pdf: image = try PDFThumbnailer.thumbnail(of: &source, edge: edge)
+        case .text: image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
+        case .external(let thumbnailer):
+            let work = cache.root.appendingPathComponent("dossier-work")
+            try? FileManager.default.createDirectory(at: cache.root, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            image = try thumbnailer.thumbnail(of: source, edge: edge, timeout: timeout, workFolder: work)
+        }
+        if source.changedSince { throw .changedWhileReading(name: source.name) }
+        return (image, kind.name)
+    }
+
+    /// Errors that say something about this version of the file, recorded in `fail/` so it
+    /// is not tried again until it changes. Passing trouble (a permission, a change during
+    /// the work, a cancellation) is not recorded.
+    static func isLasting(_ error: ThumbnailError) -> Bool {
+        switch error {
+        case .tooLarge, .fileTooLarge, .decodingFailed, .thumbnailerFailed, .timedOut: true
+        default: false
+        }
+    }
+}

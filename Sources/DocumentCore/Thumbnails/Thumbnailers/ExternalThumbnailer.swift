@@ -1,0 +1,143 @@
+import CGLib
+import CImaging
+import Foundation
+import GObjectSupport
+
+/// A thumbnailer another package installed: a `.thumbnailer` key file in
+/// `$XDG_DATA_HOME/thumbnailers` or `$XDG_DATA_DIRS/thumbnailers` (`[Thumbnailer Entry]`,
+/// `TryExec`, `Exec` with `%i %o %s %u`, `MimeType`), run as GNOME runs it: under bubblewrap
+/// when it is installed — no network, nothing of the system but /usr and a few files read-only,
+/// the input read-only, only a private output folder writable, dying with its parent — and
+/// killed after a timeout.
+struct ExternalThumbnailer: Sendable {
+    let name: String
+    let exec: String
+    let types: [String]
+
+    /// The thumbnailers installed, the user's first; a file name the user also has hides the
+    /// system's of that name.
+    static func installed() -> [ExternalThumbnailer] {
+        let folders = [String(cString: g_get_user_data_dir())] + borrowStringArray(g_get_system_data_dirs())
+        var seen = Set<String>()
+        var result: [ExternalThumbnailer] = []
+        for folder in folders {
+            let directory = folder + "/thumbnailers"
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            for file in names where file.hasSuffix(".thumbnailer") && seen.insert(file).inserted {
+                if let thumbnailer = ExternalThumbnailer(path: directory + "/" + file) {
+                    result.append(thumbnailer)
+                }
+            }
+        }
+        return result
+    }
+
+    init?(path: String) {
+        let keyFile = g_key_file_new()
+        defer { g_key_file_free(keyFile) }
+        guard g_key_file_load_from_file(keyFile, path, G_KEY_FILE_NONE, nil) != 0,
+              let exec = takeString(g_key_file_get_string(keyFile, "Thumbnailer Entry", "Exec", nil))
+        else { return nil }
+        if let tryExec = takeString(g_key_file_get_string(keyFile, "Thumbnailer Entry", "TryExec", nil)),
+           takeString(g_find_program_in_path(tryExec)) == nil {
+            return nil  // not installed
+        }
+        var count: gsize = 0
+        let list = g_key_file_get_string_list(keyFile, "Thumbnailer Entry", "MimeType", &count, nil)
+        types = takeStringArray(list).map { $0.lowercased() }
+        self.exec = exec
+        name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// The thumbnailer for `type`: one naming the type itself first, then one naming the
+    /// nearest supertype.
+    static func find(for type: DocumentType, among thumbnailers: [ExternalThumbnailer]) -> ExternalThumbnailer? {
+        for candidate in type.conformanceChain.map(\.identifier) where candidate != "application/octet-stream" {
+            if let match = thumbnailers.first(where: { $0.types.contains(candidate) }) { return match }
+        }
+        return nil
+    }
+
+    /// Runs the thumbnailer on `source`, reading its PNG from a private folder inside
+    /// `workFolder` (in the cache, so nothing is written elsewhere).
+    func thumbnail(of source: ThumbnailSource, edge: Int, timeout: Duration, workFolder: URL) throws(ThumbnailError) -> Pixbuf {
+        let output = workFolder.appendingPathComponent("run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard mkdir(workFolder.path, 0o700) == 0 || errno == EEXIST, mkdir(output.path, 0o700) == 0 else {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: String(cString: strerror(errno)))
+        }
+        defer { try? FileManager.default.removeItem(at: output) }
+        let sandboxed = takeString(g_find_program_in_path("bwrap")) != nil
+        let ext = (source.name as NSString).pathExtension
+        let inputInside = sandboxed ? "/tmp/dossier-input" + (ext.isEmpty ? "" : "." + ext) : source.path
+        let outputInside = sandboxed ? "/tmp/dossier-output/thumbnail.png" : output.appendingPathComponent("thumbnail.png").path
+        let inputURI = sandboxed ? takeString(g_filename_to_uri(inputInside, nil, nil)) ?? "" : source.uri
+
+        var argc: Int32 = 0
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        guard g_shell_parse_argv(exec, &argc, &argv, nil) != 0 else {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its Exec line cannot be read"))
+        }
+        let command = takeStringArray(argv).map { argument in
+            Self.expand(argument, input: inputInside, uri: inputURI, output: outputInside, size: edge)
+        }
+        var arguments = command
+        if sandboxed {
+            arguments = ["bwrap",
+                         "--ro-bind", "/usr", "/usr",
+                         "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
+                         "--ro-bind-try", "/etc/alternatives", "/etc/alternatives",
+                         "--ro-bind-try", "/etc/fonts", "/etc/fonts",
+                         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                         "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
+                         "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                         "--ro-bind", source.path, inputInside,
+                         "--bind", output.path, "/tmp/dossier-output",
+                         "--chdir", "/", "--setenv", "GIO_USE_VFS", "local",
+                         "--unshare-all", "--die-with-parent", "--new-session", "--"] + command
+        }
+        switch SandboxedProcess(arguments: arguments).run(timeout: timeout) {
+        case .timedOut:
+            throw .timedOut(name: source.name, thumbnailer: name, seconds: Int(timeout.components.seconds))
+        case .signalled(let signal):
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("it crashed (signal %s)", String(signal)))
+        case .exited(let code, let errors) where code != 0:
+            let reason = tr("it exited with status %s", String(code)) + (errors.isEmpty ? "" : ": " + errors)
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: reason)
+        case .exited:
+            break
+        }
+        let produced = output.appendingPathComponent("thumbnail.png").path
+        var width: Int32 = 0, height: Int32 = 0
+        guard gdk_pixbuf_get_file_info(produced, &width, &height) != nil else {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("it produced no image"))
+        }
+        // What came back is untrusted too.
+        guard Int(width) * Int(height) <= ImageThumbnailer.pixelLimit else {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its image is too large"))
+        }
+        guard let decoded = (try? withGError({ gdk_pixbuf_new_from_file(produced, $0) })) ?? nil else {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its image could not be read"))
+        }
+        return Pixbuf(adopting: decoded).fitting(edge)
+    }
+
+    static func expand(_ argument: String, input: String, uri: String, output: String, size: Int) -> String {
+        var result = ""
+        var characters = argument.makeIterator()
+        while let character = characters.next() {
+            guard character == "%", let code = characters.next() else {
+                result.append(character)
+                continue
+            }
+            switch code {
+            case "i": result += input
+            case "u": result += uri
+            case "o": result += output
+            case "s": result += String(size)
+            case "%": result += "%"
+            default: break
+            }
+        }
+        return result
+    }
+}

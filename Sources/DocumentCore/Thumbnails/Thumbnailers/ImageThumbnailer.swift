@@ -1,0 +1,93 @@
+import CGLib
+import CImaging
+import Foundation
+import GObjectSupport
+
+/// Raster and vector images, in process. JPEGs are decoded by libjpeg at a reduced scale
+/// (1/2, 1/4 or 1/8: a 24-megapixel photo is never decoded whole); other formats through
+/// GdkPixbuf's loaders (PNG, GIF, WebP, TIFF, SVG, …), at size where the loader can. The
+/// size is read from the header first, and a raster image over the pixel limit (a
+/// decompression bomb) is refused before any decoding. EXIF orientation is applied.
+enum ImageThumbnailer {
+    /// Largest raster image decoded whole (GdkPixbuf's PNG, TIFF… loaders decode in full).
+    static let pixelLimit = 64_000_000
+    /// Largest JPEG accepted: libjpeg's scaling keeps the decoded size at 1/64 of it.
+    static let jpegPixelLimit = 1_000_000_000
+
+    static func thumbnail(of source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
+        if source.type == .jpeg, let image = try jpeg(&source, edge: edge) {
+            return image
+        }
+        return try generic(&source, edge: edge)
+    }
+
+    /// libjpeg with DCT scaling; nil when the file is not a JPEG libjpeg reads (GdkPixbuf then tries).
+    private static func jpeg(_ source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf? {
+        guard let file = fopen(source.path, "rb") else {
+            throw .unreadable(name: source.name, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var width: Int32 = 0, height: Int32 = 0
+        guard dossier_jpeg_size(file, &width, &height) == 1, width > 0, height > 0 else { return nil }
+        source.dimensions = (Int(width), Int(height))
+        guard Int(width) * Int(height) <= jpegPixelLimit else {
+            throw .tooLarge(name: source.name, width: Int(width), height: Int(height))
+        }
+        // The largest reduction that still leaves at least `edge` pixels on the long side.
+        let longest = Int(max(width, height))
+        let denominator = [8, 4, 2, 1].first { (longest + $0 - 1) / $0 >= edge } ?? 1
+        rewind(file)
+        var decodedWidth: Int32 = 0, decodedHeight: Int32 = 0, fullWidth: Int32 = 0, fullHeight: Int32 = 0
+        guard let pixels = dossier_jpeg_decode_scaled(file, UInt32(denominator), &decodedWidth, &decodedHeight, &fullWidth, &fullHeight),
+              let image = Pixbuf.adoptingRGB(pixels, width: Int(decodedWidth), height: Int(decodedHeight))
+        else {
+            throw .decodingFailed(name: source.name, reason: tr("the JPEG data is damaged"))
+        }
+        return image.fitting(edge).oriented(JPEGMetadata(path: source.path).orientation)
+    }
+
+    private static func generic(_ source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
+        var width: Int32 = 0, height: Int32 = 0
+        guard let format = gdk_pixbuf_get_file_info(source.path, &width, &height) else {
+            throw .decodingFailed(name: source.name, reason: tr("the image format is not recognised or the file is damaged"))
+        }
+        let isVector = borrowString(gdk_pixbuf_format_get_name(format))?.contains("svg") ?? false
+        source.dimensions = (Int(width), Int(height))
+        if !isVector && Int(width) * Int(height) > pixelLimit {
+            throw .tooLarge(name: source.name, width: Int(width), height: Int(height))
+        }
+        let decoded: OpaquePointer?
+        do {
+            decoded = try withGError { error in
+                // A vector image is rendered at the size wanted; a small raster one is kept at
+                // its own size (a thumbnail is never larger than its image).
+                if isVector || max(width, height) > Int32(edge) {
+                    return gdk_pixbuf_new_from_file_at_scale(source.path, Int32(edge), Int32(edge), 1, error)
+                }
+                return gdk_pixbuf_new_from_file(source.path, error)
+            }
+        } catch {
+            throw .decodingFailed(name: source.name, reason: "\(error)")
+        }
+        guard let decoded else { throw .decodingFailed(name: source.name, reason: tr("the image is empty")) }
+        let image = Pixbuf(adopting: decoded)
+        // PNG, TIFF and WebP can carry an orientation too; GdkPixbuf exposes it as an option.
+        guard let upright = gdk_pixbuf_apply_embedded_orientation(image.pointer) else { return image.fitting(edge) }
+        return Pixbuf(adopting: upright).fitting(edge)
+    }
+
+    /// The embedded EXIF thumbnail of a JPEG, upright: the quick first picture.
+    static func embeddedThumbnail(of source: ThumbnailSource) -> Pixbuf? {
+        guard source.type == .jpeg else { return nil }
+        let metadata = JPEGMetadata(path: source.path)
+        guard let data = metadata.embeddedThumbnail, let loader = gdk_pixbuf_loader_new() else { return nil }
+        defer { unref(loader) }
+        let written = data.withUnsafeBytes { buffer in
+            gdk_pixbuf_loader_write(loader, buffer.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(buffer.count), nil)
+        }
+        gdk_pixbuf_loader_close(loader, nil)
+        guard written != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
+        g_object_ref(UnsafeMutableRawPointer(pixbuf))
+        return Pixbuf(adopting: pixbuf).oriented(metadata.orientation)
+    }
+}

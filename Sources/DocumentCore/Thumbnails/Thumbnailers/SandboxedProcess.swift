@@ -1,0 +1,64 @@
+import CGLib
+import Foundation
+
+/// Runs a helper program (an external thumbnailer) in its own process group, with no input,
+/// capturing the start of its error output, and kills the whole group when it overruns its
+/// time: a hanging or crashing helper fails one file, never the caller.
+struct SandboxedProcess {
+    enum Outcome: Equatable {
+        case exited(Int32, errors: String)
+        case signalled(Int32)
+        case timedOut
+    }
+
+    let arguments: [String]
+
+    func run(timeout: Duration) -> Outcome {
+        var errorPipe: [Int32] = [0, 0]
+        guard pipe(&errorPipe) == 0 else { return .exited(127, errors: String(cString: strerror(errno))) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        posix_spawn_file_actions_addclose(&actions, errorPipe[0])
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        close(errorPipe[1])
+        defer { close(errorPipe[0]) }
+        guard spawned == 0 else { return .exited(127, errors: String(cString: strerror(spawned))) }
+
+        // Collect a little of stderr while waiting, so a chatty helper cannot block on a full pipe.
+        _ = fcntl(errorPipe[0], F_SETFL, O_NONBLOCK)
+        var errors = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + timeout
+        var status: Int32 = 0
+        while true {
+            let count = read(errorPipe[0], &buffer, buffer.count)
+            if count > 0 && errors.count < 16 * 1024 { errors.append(contentsOf: buffer[0..<count]) }
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if ContinuousClock.now >= deadline {
+                kill(-pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return .timedOut
+            }
+            usleep(2_000)
+        }
+        kill(-pid, SIGKILL)  // anything the helper left running in its group
+        let signal = status & 0x7f
+        if signal != 0 { return .signalled(signal) }
+        let firstLine = String(decoding: errors, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        return .exited((status >> 8) & 0xff, errors: firstLine)
+    }
+}
