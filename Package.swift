@@ -42,7 +42,7 @@ let package = Package(
             dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib"]
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
-        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib"]),
+        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
         .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "CGtk"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
     ],

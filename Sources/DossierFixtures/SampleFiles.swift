@@ -214,14 +214,7 @@ public enum SampleFiles {
     static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xff), UInt8(value >> 8)] }
     static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xff) } }
 
-    static func crc32(_ data: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xffff_ffff
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xedb8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
-    }
+    static func crc32(_ data: [UInt8]) -> UInt32 { EXIF.crc32(data) }
 
     /// Writes every kind into `folder` under its usual name; returns the URLs.
     @discardableResult

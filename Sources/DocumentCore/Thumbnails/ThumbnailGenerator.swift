@@ -99,11 +99,13 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     /// - Parameters:
     ///   - workers: threads that make thumbnails at once (default: one per core).
     ///   - timeout: how long an external thumbnailer may run.
+    ///   - thumbnailerFolders: where `.thumbnailer` files are looked for (default: the
+    ///     `thumbnailers` folder of `$XDG_DATA_HOME` and of each of `$XDG_DATA_DIRS`).
     public init(cache: ThumbnailCache = ThumbnailCache(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                timeout: Duration = .seconds(10)) {
+                timeout: Duration = .seconds(10), thumbnailerFolders: [URL]? = nil) {
         self.cache = cache
         self.workers = max(1, workers)
-        maker = ThumbnailMaker(cache: cache, timeout: timeout)
+        maker = ThumbnailMaker(cache: cache, timeout: timeout, thumbnailerFolders: thumbnailerFolders)
     }
 
     /// Queues a request. `handler` is called on a generator thread for each representation

@@ -13,10 +13,10 @@ struct ThumbnailMaker: Sendable {
     /// MIME types GdkPixbuf's installed loaders read.
     let pixbufTypes: Set<String>
 
-    init(cache: ThumbnailCache, timeout: Duration) {
+    init(cache: ThumbnailCache, timeout: Duration, thumbnailerFolders: [URL]?) {
         self.cache = cache
         self.timeout = timeout
-        externalThumbnailers = ExternalThumbnailer.installed()
+        externalThumbnailers = ExternalThumbnailer.installed(in: thumbnailerFolders)
         var types = Set<String>()
         var formats = gdk_pixbuf_get_formats()
         let list = formats

@@ -16,12 +16,12 @@ struct ExternalThumbnailer: Sendable {
 
     /// The thumbnailers installed, the user's first; a file name the user also has hides the
     /// system's of that name.
-    static func installed() -> [ExternalThumbnailer] {
-        let folders = [String(cString: g_get_user_data_dir())] + borrowStringArray(g_get_system_data_dirs())
+    static func installed(in given: [URL]? = nil) -> [ExternalThumbnailer] {
+        let dataFolders = [String(cString: g_get_user_data_dir())] + borrowStringArray(g_get_system_data_dirs())
+        let folders = given?.map(\.path) ?? dataFolders.map { $0 + "/thumbnailers" }
         var seen = Set<String>()
         var result: [ExternalThumbnailer] = []
-        for folder in folders {
-            let directory = folder + "/thumbnailers"
+        for directory in folders {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
             for file in names where file.hasSuffix(".thumbnailer") && seen.insert(file).inserted {
                 if let thumbnailer = ExternalThumbnailer(path: directory + "/" + file) {
@@ -100,6 +100,9 @@ struct ExternalThumbnailer: Sendable {
             throw .timedOut(name: source.name, thumbnailer: name, seconds: Int(timeout.components.seconds))
         case .signalled(let signal):
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("it crashed (signal %s)", String(signal)))
+        case .exited(let code, _) where sandboxed && (129...160).contains(code):
+            // bwrap passes on a crash of its child as the shell does: 128 + the signal.
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("it crashed (signal %s)", String(code - 128)))
         case .exited(let code, let errors) where code != 0:
             let reason = tr("it exited with status %s", String(code)) + (errors.isEmpty ? "" : ": " + errors)
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: reason)

@@ -1,0 +1,157 @@
+import CGLib
+import DocumentCore
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// Fake `.thumbnailer` entries, run the way real ones are: sandboxed, timed, untrusted.
+final class ExternalThumbnailerTests: XCTestCase {
+    /// A folder of thumbnailers holding one entry for tar archives (which have no built-in
+    /// thumbnailer) that runs `script` with bash; `%o` is where it must write its PNG.
+    private func generator(_ folder: TemporaryFolder, script: String, timeout: Duration = .seconds(10)) throws -> ThumbnailGenerator {
+        let escaped = script.replacingOccurrences(of: "\\", with: "\\\\")
+        try folder.write("thumbnailers/fake.thumbnailer", """
+            [Thumbnailer Entry]
+            TryExec=bash
+            Exec=bash -c "\(escaped.replacingOccurrences(of: "\"", with: "\\\""))" fake %i %o %s %u
+            MimeType=application/x-tar;
+
+            """)
+        return ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("cache/thumbnails")),
+                                  timeout: timeout, thumbnailerFolders: [folder.url.appendingPathComponent("thumbnailers")])
+    }
+
+    /// printf arguments that write the sample PNG.
+    private var printPNG: String {
+        "printf '" + SampleFiles.png.map { String(format: "\\\\x%02x", $0) }.joined() + "'"
+    }
+
+    func testAnExternalThumbnailerFillsTheCache() throws {
+        let folder = try TemporaryFolder()
+        let archive = try folder.write("backup.tar", bytes: SampleFiles.tar)
+        let generator = try generator(folder, script: "\(printPNG) > \"$2\"")
+        let thumbnail = try generator.thumbnail(of: archive, size: .normal)
+        XCTAssertEqual(thumbnail.thumbnailer, "fake")
+        XCTAssertEqual(thumbnail.origin, .generated)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: thumbnail.url.path))
+    }
+
+    func testAHangingThumbnailerIsKilledAtTheTimeout() throws {
+        let folder = try TemporaryFolder()
+        let archive = try folder.write("slow.tar", bytes: SampleFiles.tar)
+        let marker = "dossier-hang-\(UUID().uuidString)"
+        let generator = try generator(folder, script: "sleep 600 # \(marker)", timeout: .seconds(1))
+        XCTAssertThrowsError(try generator.thumbnail(of: archive, size: .normal)) {
+            XCTAssertEqual($0 as? ThumbnailError, .timedOut(name: "slow.tar", thumbnailer: "fake", seconds: 1))
+        }
+        // Nothing of it is left running.
+        XCTAssertTrue(eventually(timeout: 5) { !Self.processRunning(containing: marker) })
+        XCTAssertThrowsError(try generator.thumbnail(of: archive, size: .normal)) {
+            XCTAssertEqual($0 as? ThumbnailError, .failedBefore(name: "slow.tar"), "recorded as a failure")
+        }
+    }
+
+    func testACrashingThumbnailerFailsThatFileOnly() throws {
+        let folder = try TemporaryFolder()
+        let archive = try folder.write("crash.tar", bytes: SampleFiles.tar)
+        let image = try folder.write("fine.png", bytes: SampleFiles.png)
+        let generator = try generator(folder, script: "kill -SEGV $$")
+        XCTAssertThrowsError(try generator.thumbnail(of: archive, size: .normal)) {
+            XCTAssertEqual("\($0)", "The thumbnailer fake failed on 'crash.tar': it crashed (signal 11)")
+        }
+        XCTAssertNoThrow(try generator.thumbnail(of: image, size: .normal))
+    }
+
+    func testTheSandboxDeniesTheNetworkAndWritesOutsideTheOutputFolder() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap is not installed")
+        let folder = try TemporaryFolder()
+        let archive = try folder.write("probe.tar", bytes: SampleFiles.tar)
+        let listener = try LoopbackListener()
+        let escape = folder.url.appendingPathComponent("escaped.txt").path
+        let report = folder.url.appendingPathComponent("report.txt").path
+        // The thumbnailer tries to phone home, to write beside its input and into the
+        // caller's folders, and reports what worked into its own output (all it may write).
+        let generator = try generator(folder, script: """
+            r=\"\"; (echo hello > /dev/tcp/127.0.0.1/\(listener.port)) 2>/dev/null && r=\"$r network\"; \
+            (echo x > \"$1.escape\") 2>/dev/null && r=\"$r input-folder\"; \
+            (echo x > \(escape)) 2>/dev/null && r=\"$r outside\"; \
+            (echo x > \(report)) 2>/dev/null && r=\"$r report\"; \
+            \(printPNG) > \"$2\"; echo \"$r\" > \"$2.log\"
+            """)
+        XCTAssertNoThrow(try generator.thumbnail(of: archive, size: .normal), "the thumbnailer itself ran")
+        XCTAssertFalse(listener.receivedConnection, "no network inside the sandbox")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: escape))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: report))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.path + ".escape"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted(), ["cache", "probe.tar", "thumbnailers"])
+    }
+
+    func testAFileThatChangesWhileBeingThumbnailedIsNotCached() throws {
+        let folder = try TemporaryFolder()
+        let archive = try folder.write("moving.tar", bytes: SampleFiles.tar)
+        let generator = try generator(folder, script: "sleep 1; \(printPNG) > \"$2\"")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 30)], ofItemAtPath: archive.path)
+        }
+        XCTAssertThrowsError(try generator.thumbnail(of: archive, size: .normal)) {
+            XCTAssertEqual($0 as? ThumbnailError, .changedWhileReading(name: "moving.tar"))
+        }
+        let uri = URL(fileURLWithPath: archive.path).absoluteString
+        XCTAssertFalse(FileManager.default.fileExists(atPath: generator.cache.location(of: uri, size: .normal).path))
+        XCTAssertEqual(try generator.thumbnail(of: archive, size: .normal).origin, .generated, "not recorded as a failure")
+    }
+
+    func testVideoAndDocumentThumbnailersFromDebianWork() throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../data/samples").standardized
+        let folder = try TemporaryFolder()
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")))
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpegthumbnailer") {
+            let video = try generator.thumbnail(of: samples.appendingPathComponent("clip.webm"), size: .normal)
+            XCTAssertEqual(video.thumbnailer, "ffmpegthumbnailer")
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/evince-thumbnailer") {
+            // A format only evince reads here: a comic book archive of one PNG page.
+            let comic = try folder.write("comic.cbz", bytes: SampleFiles.zip(entries: [("page1.png", SampleFiles.png)]))
+            let document = try generator.thumbnail(of: comic, size: .normal)
+            XCTAssertEqual(document.thumbnailer, "evince")
+        }
+    }
+
+    static func processRunning(containing text: String) -> Bool {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.contains { entry in
+            guard Int(entry) != nil, let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline")) else { return false }
+            return String(decoding: line, as: UTF8.self).contains(text)
+        }
+    }
+}
+
+/// A TCP socket listening on 127.0.0.1 that notes whether anyone connected.
+private final class LoopbackListener {
+    let fd: Int32
+    let port: UInt16
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 4) == 0
+                && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw CocoaError(.featureUnsupported) }
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    var receivedConnection: Bool {
+        let client = accept(fd, nil, nil)
+        if client >= 0 { close(client) }
+        return client >= 0
+    }
+
+    deinit { close(fd) }
+}
