@@ -22,6 +22,8 @@ struct CommandLineTool {
         case "info": return InfoCommand(arguments: rest).run()
         case "apps": return AppsCommand(arguments: rest).run()
         case "open": return OpenCommand(arguments: rest).run()
+        case "trash": return TrashCommand(arguments: rest).run()
+        case "restore": return RestoreCommand(arguments: rest).run()
         default:
             Output.error(tr("Unknown command '%s'", first))
             Output.error(tr("Run 'dossier --help' to see the commands."))
@@ -39,6 +41,10 @@ struct CommandLineTool {
             "  apps --set-default APP_ID TYPE   " + tr("Make APP_ID the default application for a type"),
             "  apps --all [--json]              " + tr("List every installed application"),
             "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
+            "  trash PATH…                      " + tr("Move files to the Trash"),
+            "  trash --list [--json]            " + tr("List what is in the Trash"),
+            "  trash --empty                    " + tr("Delete everything in the Trash for good"),
+            "  restore NAME…                    " + tr("Put items from the Trash back where they were"),
             "",
             tr("Options:"),
             "  -h, --help                       " + tr("Show this help"),
