@@ -40,6 +40,7 @@ public struct Trash: Sendable {
     /// the top of its own file system. The `.trashinfo` record is written first, with
     /// `O_EXCL`, and removed again if the item cannot be moved.
     /// - Returns: the trashed item, which is what `restore(_:)` needs to undo the move.
+    @discardableResult
     public func trash(_ url: URL) throws(TrashError) -> TrashedItem {
         guard let given = FileSystem.localPath(url) else { throw .notLocal(name: url.lastPathComponent) }
         let path = FileSystem.resolvingParent(of: given)
