@@ -1,7 +1,9 @@
 import Foundation
 
 /// What one file operation did, with everything needed to undo it
-/// (`FileOperations.undo(_:)`) or to select what it made.
+/// (`FileOperations.undo(_:)`) or to select what it made. URLs the caller passed in come
+/// back as given; URLs an operation made up (a new name, a copy, a new folder, a batch's
+/// destinations) are file URLs that end in "/" for folders.
 public enum FileOperationResult: Sendable, Hashable {
     /// An item was renamed in its folder.
     case renamed(from: URL, to: URL)

@@ -61,7 +61,7 @@ extension FileOperations {
     /// - Throws: `.alreadyExists`, `.intoItself` for a folder moved into itself, `.cancelled`,
     ///   `.originalNotRemoved` when the copy succeeded but the original could not be removed.
     public func move(_ source: URL, to destination: URL, progress: Progress? = nil) throws(FileOperationError) -> FileOperationResult {
-        let (from, to, status) = try checkTransfer(source, to: destination, kind: .move, allowSameItem: true)
+        let (from, to, _) = try checkTransfer(source, to: destination, kind: .move, allowSameItem: true)
         if from == to { return .moved(from: source, to: destination) }
         progress?.totalUnitCount += 1
         do {
@@ -79,7 +79,7 @@ extension FileOperations {
             }
         }
         progress?.completedUnitCount += 1
-        return .moved(from: source, to: URL(fileURLWithPath: to, isDirectory: status.isDirectory))
+        return .moved(from: source, to: destination)
     }
 
     /// Moves each item into `folder` under its own name. One that cannot be moved is
@@ -123,7 +123,8 @@ extension FileOperations {
                 batch.failures.append(.cancelled(kind, name: source.lastPathComponent))
                 break
             }
-            let destination = folder.appendingPathComponent(source.lastPathComponent, isDirectory: false)
+            let isFolder = FileSystem.localPath(source).flatMap(FileStatus.existing)?.isDirectory ?? false
+            let destination = folder.appendingPathComponent(source.lastPathComponent, isDirectory: isFolder)
             do {
                 batch.results.append(try body(source, destination))
             } catch {

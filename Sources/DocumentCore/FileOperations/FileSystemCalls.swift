@@ -55,7 +55,18 @@ enum FileSystem {
     /// File systems without RENAME_NOREPLACE get a check-then-rename instead.
     static func renameWithoutReplacing(_ from: String, _ to: String) throws(SystemError) {
         if dossier_rename_noreplace(from, to) == 0 { return }
-        let error = errno
+        var error = errno
+        if error == EACCES, let status = FileStatus.existing(from), status.isDirectory, status.owner == geteuid(),
+            status.permissions & S_IWUSR == 0
+        {
+            // Moving a folder to another parent rewrites its "..", which needs write permission
+            // on the folder itself: lend it to our own read-only folder, then take it back.
+            chmod(from, status.permissions | S_IWUSR)
+            let moved = dossier_rename_noreplace(from, to) == 0
+            error = errno
+            chmod(moved ? to : from, status.permissions)
+            if moved { return }
+        }
         guard error == EINVAL || error == ENOSYS || error == EOPNOTSUPP else { throw SystemError(error) }
         // EINVAL also means "a folder into itself": that check happens before we get here.
         if FileStatus.existing(to) != nil { throw SystemError(EEXIST) }
