@@ -126,6 +126,20 @@ final class TrashTests: XCTestCase {
         }
     }
 
+    func testADataHomeReachedThroughALinkStillKnowsItsOwnTrash() throws {
+        let real = folder.url.appendingPathComponent("real-data")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        let linked = folder.url.appendingPathComponent("linked-data")
+        try FileManager.default.createSymbolicLink(atPath: linked.path, withDestinationPath: real.path)
+        let throughLink = Trash(dataHome: linked, mounts: .only([]))
+        let item = try throughLink.trash(try folder.write("work/a.txt", "a"))
+        XCTAssertEqual(Inspect.text(real.appendingPathComponent("Trash/files/a.txt")), "a")
+        XCTAssertThrowsError(try throughLink.trash(real.appendingPathComponent("Trash/files/a.txt"))) { error in
+            XCTAssertEqual(error as? TrashError, .alreadyInTrash(name: "a.txt"))
+        }
+        XCTAssertEqual(throughLink.contents().items, [item])
+    }
+
     // MARK: Restore
 
     func testRestorePutsTheItemBackAndRemovesItsRecord() throws {

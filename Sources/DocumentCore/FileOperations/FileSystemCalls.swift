@@ -95,8 +95,9 @@ enum FileSystem {
 
     /// Creates `path` and any missing parents with mode `mode` (before the umask).
     static func createFolders(_ path: String, mode: mode_t = 0o777) throws(SystemError) {
-        if let status = FileStatus.existing(path) {
-            if status.isDirectory { return }
+        var status = stat()
+        if stat(path, &status) == 0 {  // following links: a link to a folder will do
+            if status.st_mode & S_IFMT == S_IFDIR { return }
             throw SystemError(ENOTDIR)
         }
         let parent = (path as NSString).deletingLastPathComponent

@@ -28,7 +28,7 @@ public struct MountTable: Sendable {
     /// Treats each folder in `topDirectories` as the top of its own file system (an item
     /// inside one goes to that folder's `.Trash-$uid`), and lists only those.
     public static func simulated(_ topDirectories: [URL]) -> MountTable {
-        MountTable(source: .simulated(topDirectories.map(\.standardizedFileURL.path)))
+        MountTable(source: .simulated(topDirectories.map { $0.resolvingSymlinksInPath().standardizedFileURL.path }))
     }
 
     /// The system's mounts, or those named (colon-separated) in `$DOSSIER_TRASH_VOLUMES`

@@ -7,8 +7,10 @@ extension Trash {
         var seen: Set<String> = []
         var found: [TrashDirectory] = []
         func add(_ trash: TrashDirectory) {
-            guard let status = FileStatus.existing(trash.path), status.isDirectory else { return }
-            if seen.insert("\(status.device):\(status.inode)").inserted {
+            // Following links here: top-folder trashes were already checked not to be links.
+            var status = stat()
+            guard stat(trash.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
+            if seen.insert("\(status.st_dev):\(status.st_ino)").inserted {
                 found.append(trash)
             }
         }

@@ -52,10 +52,12 @@ public struct Trash: Sendable {
             throw error.code == EACCES ? .permissionDenied(name: name) : .notFound(name: name)
         }
         let trash = try trashDirectory(for: path, name: name)
-        if FileSystem.isPath(path, inside: trash.path) {
-            throw path == trash.path ? .containsTrash(name: name) : .alreadyInTrash(name: name)
+        // Compare real paths: the data home may be reached through a link.
+        let trashPath = FileSystem.resolvingParent(of: trash.path)
+        if FileSystem.isPath(path, inside: trashPath) {
+            throw path == trashPath ? .containsTrash(name: name) : .alreadyInTrash(name: name)
         }
-        if FileSystem.isPath(trash.path, inside: path) { throw .containsTrash(name: name) }
+        if FileSystem.isPath(trashPath, inside: path) { throw .containsTrash(name: name) }
         do {
             try trash.prepare()
         } catch {
