@@ -140,6 +140,30 @@ final class TrashTests: XCTestCase {
         XCTAssertEqual(throughLink.contents().items, [item])
     }
 
+    func testItemsGIOTrashedAreListedAndRestored() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gio") else { throw XCTSkip("no /usr/bin/gio") }
+        let file = try folder.write("work/by gio 50%.txt", "gio")
+        let gio = Process()
+        gio.executableURL = URL(fileURLWithPath: "/usr/bin/gio")
+        gio.arguments = ["trash", file.path]
+        gio.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": dataHome.path]) { $1 }
+        try gio.run()
+        gio.waitUntilExit()
+        XCTAssertEqual(gio.terminationStatus, 0)
+
+        // Our own record for an item of the same name says the same thing, byte for byte.
+        let ours = try trash.trash(try folder.write("work/by gio 50%.txt", "ours"))
+        XCTAssertEqual(ours.name, "by gio 50%.2.txt")
+        XCTAssertEqual(try record("by gio 50%.txt").first { $0.hasPrefix("Path=") },
+                       try record("by gio 50%.2.txt").first { $0.hasPrefix("Path=") })
+
+        let listed = try XCTUnwrap(trash.contents().items.first { $0.name == "by gio 50%.txt" })
+        XCTAssertEqual(listed.originalPath, file.path)
+        XCTAssertLessThanOrEqual(abs(try XCTUnwrap(listed.deletionDate).timeIntervalSinceNow), 60)
+        try trash.restore(listed)
+        XCTAssertEqual(Inspect.text(file), "gio")
+    }
+
     // MARK: Restore
 
     func testRestorePutsTheItemBackAndRemovesItsRecord() throws {

@@ -44,7 +44,9 @@ public enum FileOperationResult: Sendable, Hashable {
 /// What a batch of operations did: the items it finished (each undoable on its own) and
 /// the items it could not do. A cancelled batch stops; any other failure skips one item.
 public struct FileOperationBatch: Sendable {
+    /// The items done, in order; each can be undone on its own.
     public var results: [FileOperationResult] = []
+    /// The items that could not be done, in order (a cancellation comes last).
     public var failures: [FileOperationError] = []
 
     /// True when it stopped because its progress was cancelled.

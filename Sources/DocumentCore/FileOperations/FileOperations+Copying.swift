@@ -57,7 +57,8 @@ extension FileOperations {
     /// Moves the item at `source` to `destination`, which must not exist: a rename on the
     /// same file system (instant, atomic), else a copy that keeps mode and times followed by
     /// removing the original. A cancelled move across file systems leaves the original in
-    /// place and nothing at the destination.
+    /// place and nothing at the destination. The progress total grows by the copy's size
+    /// when the move turns out to cross file systems.
     /// - Throws: `.alreadyExists`, `.intoItself` for a folder moved into itself, `.cancelled`,
     ///   `.originalNotRemoved` when the copy succeeded but the original could not be removed.
     public func move(_ source: URL, to destination: URL, progress: Progress? = nil) throws(FileOperationError) -> FileOperationResult {

@@ -9,6 +9,7 @@ public struct TrashDirectory: Sendable, Hashable, Codable {
     /// The top folder of the file system this trash serves; nil for the home trash.
     public let topDirectory: URL?
 
+    /// True for `$XDG_DATA_HOME/Trash`, whose records hold absolute paths.
     public var isHomeTrash: Bool { topDirectory == nil }
     /// `$trash/files`: the trashed items under their names in the Trash.
     public var filesURL: URL { url.appendingPathComponent("files", isDirectory: true) }

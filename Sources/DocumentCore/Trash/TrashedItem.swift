@@ -21,6 +21,7 @@ public struct TrashedItem: Sendable, Hashable, Codable {
     /// The name it had (and will have again when restored).
     public var originalName: String { (originalPath as NSString).lastPathComponent }
 
+    /// An item as a trash folder records it (normally made by `Trash`, not by hand).
     public init(name: String, originalPath: String, deletionDate: Date?, trash: TrashDirectory) {
         self.name = name
         self.originalPath = originalPath
@@ -31,9 +32,11 @@ public struct TrashedItem: Sendable, Hashable, Codable {
 
 /// What the Trash holds: its items, newest first, and anything odd found on the way.
 public struct TrashContents: Sendable {
+    /// The items of every trash folder, most recently trashed first.
     public let items: [TrashedItem]
     /// Damaged or orphaned records, reported rather than hidden or fatal.
     public let problems: [TrashProblem]
 
+    /// True when no item is in the Trash (problems aside).
     public var isEmpty: Bool { items.isEmpty }
 }
