@@ -38,6 +38,7 @@ static inline int dossier_ofd_unlock(int fd) {
     lock.l_whence = SEEK_SET;
     return fcntl(fd, F_OFD_SETLK, &lock);
 }
+#include <sys/syscall.h>
 
 /* Macros and variadic functions Clang does not import, as small prefixed helpers. */
 
@@ -80,5 +81,11 @@ static inline GThemedIcon *dossier_g_themed_icon(gpointer object) {
    eventfd that becomes readable when work is queued for the main thread. */
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+/* renameat2(2) with RENAME_NOREPLACE: glibc declares renameat2 only under _GNU_SOURCE,
+   which Swift's Glibc module does not define. Fails with EEXIST instead of replacing. */
+static inline int dossier_rename_noreplace(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1u /* RENAME_NOREPLACE */);
+}
 
 #endif

@@ -152,3 +152,28 @@ final class FilePresenterTests: XCTestCase {
         XCTAssertLessThan(presenter.events.count, 50, "200 appends, \(presenter.events.count) deliveries")
     }
 }
+
+final class CoordinatedFileOperationTests: XCTestCase {
+    func testFileOperationsTellPresentersBeforeTheyReturn() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("draft.txt", "x")
+        let itemPresenter = RecordingPresenter(file)
+        let folderPresenter = RecordingPresenter(folder.url)
+        FileCoordinator.addFilePresenter(itemPresenter)
+        FileCoordinator.addFilePresenter(folderPresenter)
+        defer {
+            FileCoordinator.removeFilePresenter(itemPresenter)
+            FileCoordinator.removeFilePresenter(folderPresenter)
+        }
+        let operations = FileOperations(trash: Trash(dataHome: folder.url.appendingPathComponent("data"), mounts: .only([])))
+        let renamed = try operations.rename(file, to: "final.txt")
+        XCTAssertEqual(itemPresenter.events, ["save", "moved \(folder.url.appendingPathComponent("final.txt").path)"])
+        XCTAssertEqual(folderPresenter.events, ["moved draft.txt → final.txt"])
+        guard case .renamed(_, let newURL) = renamed else { return XCTFail("\(renamed)") }
+        _ = try operations.duplicate(newURL)
+        XCTAssertEqual(folderPresenter.events.last, "appeared final (copy).txt")
+        _ = try operations.moveToTrash(newURL)
+        XCTAssertEqual(itemPresenter.events.suffix(2), ["will delete", "deleted"])
+        XCTAssertEqual(folderPresenter.events.suffix(2), ["will delete final.txt", "deleted final.txt"])
+    }
+}

@@ -23,6 +23,8 @@ struct CommandLineTool {
         case "apps": return AppsCommand(arguments: rest).run()
         case "open": return OpenCommand(arguments: rest).run()
         case "thumbnail": return ThumbnailCommand(arguments: rest).run()
+        case "trash": return TrashCommand(arguments: rest).run()
+        case "restore": return RestoreCommand(arguments: rest).run()
         default:
             Output.error(tr("Unknown command '%s'", first))
             Output.error(tr("Run 'dossier --help' to see the commands."))
@@ -42,6 +44,10 @@ struct CommandLineTool {
             "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
             "  thumbnail [--size SIZE] [--output DIR] PATH…",
             "                                   " + tr("Make thumbnails in the shared cache (or in DIR)"),
+            "  trash PATH…                      " + tr("Move files to the Trash"),
+            "  trash --list [--json]            " + tr("List what is in the Trash"),
+            "  trash --empty                    " + tr("Delete everything in the Trash for good"),
+            "  restore NAME…                    " + tr("Put items from the Trash back where they were"),
             "",
             tr("Options:"),
             "  -h, --help                       " + tr("Show this help"),
