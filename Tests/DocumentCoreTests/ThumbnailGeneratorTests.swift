@@ -1,0 +1,97 @@
+import CGLib
+import CImaging
+import DocumentCore
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// Collects what a request delivers, from generator threads.
+private final class Deliveries: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    private var pngs: [Data] = []
+
+    func record(_ result: Result<ThumbnailGenerator.Representation, ThumbnailError>, tag: String = "") {
+        lock.withLock {
+            switch result {
+            case .success(.icon): items.append(tag + "icon")
+            case .success(.lowQuality(let png)):
+                items.append(tag + "low")
+                pngs.append(png)
+            case .success(.thumbnail(let thumbnail)): items.append(tag + "thumbnail \(thumbnail.origin.rawValue)")
+            case .failure(let error): items.append(tag + "failed \(error)")
+            }
+        }
+    }
+
+    var all: [String] { lock.withLock { items } }
+    var lowQuality: [Data] { lock.withLock { pngs } }
+}
+
+final class ThumbnailGeneratorTests: XCTestCase {
+    func testIconFirstThenTheQuickPictureThenTheThumbnail() throws {
+        let folder = try TemporaryFolder()
+        let embedded = TestImage.encode(TestImage.gradient(width: 160, height: 120), as: "jpeg")
+        let photo = try folder.write("camera.jpg", bytes: EXIF.inserting(
+            into: TestImage.encode(TestImage.gradient(width: 1600, height: 1200), as: "jpeg"), orientation: 1, thumbnail: embedded))
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")))
+        let deliveries = Deliveries()
+        generator.generate(.init(url: photo, size: 128, scale: 2)) { deliveries.record($0) }
+        XCTAssertEqual(deliveries.all, ["icon"], "the icon comes before generate returns")
+        XCTAssertTrue(eventually { deliveries.all.count == 3 })
+        XCTAssertEqual(deliveries.all, ["icon", "low", "thumbnail generated"])
+        // The quick picture is the camera's own 160×120 thumbnail.
+        let loader = gdk_pixbuf_loader_new()!
+        let png = deliveries.lowQuality[0]
+        png.withUnsafeBytes { _ = gdk_pixbuf_loader_write(loader, $0.baseAddress?.assumingMemoryBound(to: guchar.self), gsize($0.count), nil) }
+        gdk_pixbuf_loader_close(loader, nil)
+        XCTAssertTrue(TestImage.size(gdk_pixbuf_loader_get_pixbuf(loader)) == (160, 120))
+
+        // Asked again at a larger size, the cached smaller one is the quick picture.
+        let again = Deliveries()
+        generator.generate(.init(url: photo, size: 512)) { again.record($0) }
+        XCTAssertTrue(eventually { again.all.count == 3 })
+        XCTAssertEqual(again.all, ["icon", "low", "thumbnail generated"])
+    }
+
+    func testVisibleItemsCanJumpTheQueueAndCancelledOnesNeverArrive() throws {
+        let folder = try TemporaryFolder()
+        let files = try (0..<12).map { index in
+            try folder.write("image-\(index).png", bytes: TestImage.encode(TestImage.gradient(width: 900, height: 700), as: "png"))
+        }
+        // One worker, so the queue order is the order of work.
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")), workers: 1)
+        let deliveries = Deliveries()
+        var handles: [ThumbnailGenerator.Handle] = []
+        for (index, file) in files.enumerated() {
+            handles.append(generator.generate(.init(url: file, size: 256, representations: .thumbnail)) {
+                deliveries.record($0, tag: "\(index) ")
+            })
+        }
+        handles[11].setPriority(10)  // scrolled into view
+        handles[5].cancel()          // scrolled out of view
+        XCTAssertTrue(eventually { deliveries.all.count == 11 })
+        let order = deliveries.all.map { Int($0.split(separator: " ")[0])! }
+        XCTAssertFalse(order.contains(5), "the cancelled request delivered nothing")
+        XCTAssertLessThan(order.firstIndex(of: 11)!, 3, "the raised request ran among the first")
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(deliveries.all.count, 11)
+    }
+
+    func testThousandsOfQueuedRequestsHoldNoPixels() throws {
+        let folder = try TemporaryFolder()
+        let image = try folder.write("one.png", bytes: TestImage.encode(TestImage.gradient(width: 2000, height: 1500), as: "png"))
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")), workers: 2)
+        let deliveries = Deliveries()
+        var before = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &before)
+        for _ in 0..<2_000 {
+            generator.generate(.init(url: image, size: 256, representations: .thumbnail)) { deliveries.record($0) }
+        }
+        XCTAssertTrue(eventually(timeout: 60) { deliveries.all.count == 2_000 })
+        var after = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &after)
+        // Queued requests are a URL and a size each; pixels exist only in the two workers.
+        XCTAssertLessThan(after.ru_maxrss - before.ru_maxrss, 150 * 1024)
+    }
+}
