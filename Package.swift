@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
         .executableTarget(
             name: "DossierBench",
-            dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib"]
+            dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib", "CImaging"]
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),

@@ -9,7 +9,7 @@ packages=(
   pkg-config libglib2.0-dev libgtk-4-dev libadwaita-1-dev
   libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev libjpeg62-turbo-dev
   # thumbnails: the sandbox, and the desktop's own thumbnailers Dossier runs and is measured against
-  bubblewrap ffmpegthumbnailer evince libgdk-pixbuf2.0-bin gir1.2-gnomedesktop-4.0
+  bubblewrap ffmpegthumbnailer evince libgdk-pixbuf2.0-bin gir1.2-gnomedesktop-4.0 webp-pixbuf-loader
   # type database, translations, desktop data checks, install through meson
   shared-mime-info gettext locales desktop-file-utils appstream meson ninja-build
   # tests: a display, a session bus, accessibility, input, screenshots

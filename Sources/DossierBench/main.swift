@@ -8,6 +8,7 @@ import Foundation
 let benchmarks: [String: () throws -> Void] = [
     "types": TypeDetectionBenchmark.run,
     "coordination": CoordinationBenchmark.run,
+    "thumbnails": ThumbnailBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

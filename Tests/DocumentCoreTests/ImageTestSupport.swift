@@ -36,7 +36,7 @@ enum TestImage {
         var length: gsize = 0
         var keys: [UnsafeMutablePointer<CChar>?] = [nil]
         var values: [UnsafeMutablePointer<CChar>?] = [nil]
-        _ = gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &length, format, &keys, &values, nil)
+        guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &length, format, &keys, &values, nil) != 0 else { return [] }
         defer { g_free(buffer) }
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(buffer!).assumingMemoryBound(to: UInt8.self), count: Int(length)))
     }

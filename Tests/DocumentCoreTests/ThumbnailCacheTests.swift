@@ -68,6 +68,22 @@ final class ThumbnailCacheTests: XCTestCase {
         }
     }
 
+    func testWebPAndTIFFGoThroughGdkPixbufLoaders() throws {
+        let folder = try TemporaryFolder()
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")))
+        let picture = TestImage.gradient(width: 640, height: 480)
+        for format in ["tiff", "webp"] {
+            let encoded = TestImage.encode(picture, as: format)
+            guard !encoded.isEmpty else {
+                XCTFail("GdkPixbuf cannot write \(format): is its loader installed (webp-pixbuf-loader)?")
+                continue
+            }
+            let file = try folder.write("picture.\(format)", bytes: encoded)
+            let thumbnail = try TestImage.load(try generator.thumbnail(of: file, size: .large).url)
+            XCTAssertTrue(TestImage.size(thumbnail) == (256, 192), format)
+        }
+    }
+
     func testSmallImagesAreNotScaledUp() throws {
         let folder = try TemporaryFolder()
         let small = try folder.write("icon.png", bytes: TestImage.encode(TestImage.gradient(width: 40, height: 30), as: "png"))

@@ -141,7 +141,9 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             throw .failedBefore(name: source.name)
         }
         do {
-            let (image, thumbnailer) = try maker.make(&source, edge: size.pixels)
+            let (image, thumbnailer) = try readCoordinated(&source) { (source: inout ThumbnailSource) throws(ThumbnailError) in
+                try maker.make(&source, edge: size.pixels)
+            }
             let location: URL
             if let outputFolder {
                 location = outputFolder.appendingPathComponent(source.name + ".png")
@@ -156,6 +158,32 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             }
             throw error
         }
+    }
+
+    /// Runs `body` as a coordinated read, so a coordinated writer's half-written file is never
+    /// thumbnailed. A file held by a writer for longer than a few seconds fails for now (not
+    /// recorded, so it is tried again).
+    private func readCoordinated<T>(
+        _ source: inout ThumbnailSource, _ body: (inout ThumbnailSource) throws(ThumbnailError) -> T
+    ) throws(ThumbnailError) -> T {
+        var result: Result<T, ThumbnailError>?
+        var working = source
+        do {
+            try withoutActuallyEscaping(body) { body in
+                try FileCoordinator().coordinate(readingItemAt: working.url, options: .withoutChanges, timeout: .seconds(5)) { _ in
+                    do throws(ThumbnailError) {
+                        result = .success(try body(&working))
+                    } catch {
+                        result = .failure(error)
+                    }
+                }
+            }
+        } catch {
+            throw .unreadable(name: source.name, reason: "\(error)")
+        }
+        source = working
+        guard let result else { throw .unreadable(name: source.name, reason: "") }
+        return try result.get()
     }
 
     // MARK: The pool
