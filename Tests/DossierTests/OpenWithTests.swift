@@ -180,7 +180,12 @@ final class OpenWithTests: XCTestCase {
         process.standardOutput = output
         try process.run()
         defer { process.terminate() }
-        let ready = output.fileHandleForReading.availableData
+        var ready = Data()
+        while !ready.contains(0x0a) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            ready.append(chunk)
+        }
         XCTAssertEqual(String(decoding: ready, as: UTF8.self), "ready\n")
 
         try fixture.addApp("org.example.Recorder", name: "Recorder", types: ["image/png"], exec: "/bin/false %U",
