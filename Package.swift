@@ -19,8 +19,8 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4 libadwaita-1",
-            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
+            pkgConfig: "gtk4 libadwaita-1 gtksourceview-5 poppler-glib",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev", "libgtksourceview-5-dev", "libpoppler-glib-dev"])]
         ),
         .systemLibrary(
             name: "CImaging",
@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk"]),
         .executableTarget(
             name: "Dossier",
-            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib"]
+            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]
         ),
         .target(name: "DossierFixtures", path: "Sources/DossierFixtures"),
         // A second process for the coordination tests (not installed).

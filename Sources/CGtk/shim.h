@@ -3,8 +3,39 @@
 
 #include <gtk/gtk.h>
 #include <adwaita.h>
+#include <gtksourceview/gtksource.h>
+#include <poppler.h>
 
 static inline GtkWidget *dossier_gtk_widget(gpointer instance) { return GTK_WIDGET(instance); }
 static inline GtkWindow *dossier_gtk_window(gpointer instance) { return GTK_WINDOW(instance); }
+
+/* gtk_accessible_update_property is variadic: one helper per property used. */
+static inline void dossier_gtk_accessible_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+static inline void dossier_gtk_accessible_set_description(GtkWidget *widget, const char *text) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+/* g_object_set for one property of each kind (g_object_set is variadic). */
+static inline void dossier_set_bool(gpointer object, const char *name, gboolean value) {
+    g_object_set(object, name, value, NULL);
+}
+static inline void dossier_set_string(gpointer object, const char *name, const char *value) {
+    g_object_set(object, name, value, NULL);
+}
+
+/* Puts a file on the clipboard the way file managers exchange them (a GdkFileList). */
+static inline void dossier_clipboard_set_file(GdkClipboard *clipboard, GFile *file) {
+    GSList *files = g_slist_prepend(NULL, file);
+    GdkFileList *list = gdk_file_list_new_from_list(files);
+    g_slist_free(files);
+    gdk_clipboard_set(clipboard, GDK_TYPE_FILE_LIST, list);
+    g_boxed_free(GDK_TYPE_FILE_LIST, list);
+}
+
+/* A GVariant holding a string, for action targets (g_variant_new is variadic). */
+static inline GVariant *dossier_variant_string(const char *text) { return g_variant_new_string(text); }
 
 #endif

@@ -53,6 +53,19 @@ private let void0: Void0 = { _, data in box(data, as: (() -> Void).self)() }
 private let void1: Void1 = { _, argument, data in box(data, as: ((UnsafeMutableRawPointer?) -> Void).self)(argument) }
 private let bool0: Bool0 = { _, data in box(data, as: (() -> Bool).self)() ? 1 : 0 }
 
+// GtkEventControllerKey::key-pressed: (controller, keyval, keycode, modifier state).
+private typealias KeyPressed = @convention(c) (gpointer?, guint, guint, guint, gpointer?) -> gboolean
+private let keyPressed: KeyPressed = { _, keyval, _, state, data in
+    box(data, as: ((UInt32, UInt32) -> Bool).self)(keyval, state) ? 1 : 0
+}
+
+/// Connects GtkEventControllerKey's `key-pressed`: the handler gets the key value and the
+/// modifier state, and returns true when it handled the key.
+@discardableResult
+public func connectKeyPressed(_ controller: UnsafeMutableRawPointer, _ handler: @escaping (UInt32, UInt32) -> Bool) -> SignalConnection {
+    connect(controller, "key-pressed", handler, trampoline: unsafeBitCast(keyPressed, to: GCallback.self), after: false)
+}
+
 /// Connects a handler for a signal with no arguments, e.g. `clicked` or `destroy`.
 @discardableResult
 public func connectSignal(

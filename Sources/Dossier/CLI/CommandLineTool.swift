@@ -23,6 +23,7 @@ struct CommandLineTool {
         case "apps": return AppsCommand(arguments: rest).run()
         case "open": return OpenCommand(arguments: rest).run()
         case "thumbnail": return ThumbnailCommand(arguments: rest).run()
+        case "preview": return PreviewCommand(arguments: rest).run()
         case "trash": return TrashCommand(arguments: rest).run()
         case "restore": return RestoreCommand(arguments: rest).run()
         default:
@@ -42,6 +43,7 @@ struct CommandLineTool {
             "  apps --set-default APP_ID TYPE   " + tr("Make APP_ID the default application for a type"),
             "  apps --all [--json]              " + tr("List every installed application"),
             "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
+            "  preview PATH…                    " + tr("Show files in the previewer; Left and Right move between them"),
             "  thumbnail [--size SIZE] [--output DIR] PATH…",
             "                                   " + tr("Make thumbnails in the shared cache (or in DIR)"),
             "  trash PATH…                      " + tr("Move files to the Trash"),

@@ -1,0 +1,264 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Shows items one at a time in the previewer window: the QLPreviewController of Linux.
+///
+/// Give it a data source (and optionally a delegate), set `currentIndex`, and `present` it.
+/// Keys: Space or Escape close; Left/Right (and Up/Down) move between items; Enter or `o` open
+/// in the default app; F or F11 fullscreen; `+` `-` `0` zoom; Ctrl+C copies.
+@MainActor
+public final class PreviewController {
+    public weak var dataSource: (any PreviewDataSource)?
+    public weak var delegate: (any PreviewDelegate)?
+
+    /// When set, Left/Right/Up/Down are handed to it instead of moving between items (the
+    /// Nautilus previewer service: Nautilus moves its selection and shows the next file).
+    public var navigationHandler: ((GtkDirectionType) -> Void)?
+    /// Called when the window is shown or hidden.
+    public var visibilityDidChange: ((Bool) -> Void)?
+
+    public private(set) var isPresented = false
+    private var window: PreviewWindow?
+    private var pages: [Int: PreviewPage] = [:]
+    private var index = 0
+    private let registry = ApplicationRegistry()
+
+    public init() {}
+
+    /// The index of the item shown; setting it shows that item.
+    public var currentIndex: Int {
+        get { index }
+        set { show(newValue) }
+    }
+
+    public var numberOfItems: Int { dataSource.map { $0.numberOfItems(in: self) } ?? 0 }
+
+    /// The item shown, if any.
+    public var currentItem: PreviewItem? {
+        guard index >= 0, index < numberOfItems else { return nil }
+        return dataSource?.previewController(self, itemAt: index)
+    }
+
+    /// The window's widget while presented (for tests and transitions).
+    public var windowWidget: Widget? { window?.window }
+
+    /// True when some renderer besides the info page shows the item's type.
+    public static func canPreview(_ item: PreviewItem) -> Bool {
+        guard let type = try? DocumentType(contentsOf: item.url.path) else { return false }
+        return PreviewRendererRegistry.shared.renderer(for: type) != InfoRenderer.self
+    }
+
+    /// Shows the window, transient for `parent`, and gives it the focus.
+    public func present(transientFor parent: UnsafeMutablePointer<GtkWindow>? = nil,
+                        application: UnsafeMutablePointer<GtkApplication>? = nil) {
+        if window == nil { window = makeWindow(application: application) }
+        guard let window else { return }
+        if let parent { gtk_window_set_transient_for(cast(window.window), parent) }
+        show(index)
+        gtk_window_present(cast(window.window))
+        if !isPresented {
+            isPresented = true
+            visibilityDidChange?(true)
+        }
+    }
+
+    /// Closes the window.
+    public func dismiss() {
+        guard isPresented, let window else { return }
+        delegate?.previewControllerWillDismiss(self)
+        gtk_widget_set_visible(window.window, 0)
+        isPresented = false
+        pages.values.forEach { $0.cancel() }
+        pages.removeAll()
+        while let child = gtk_widget_get_first_child(window.stack) { gtk_stack_remove(OpaquePointer(window.stack), child) }
+        visibilityDidChange?(false)
+        delegate?.previewControllerDidDismiss(self)
+    }
+
+    /// Forgets every loaded item and asks the data source again.
+    public func reloadData() {
+        pages.values.forEach { $0.cancel() }
+        pages.removeAll()
+        if let window {
+            while let child = gtk_widget_get_first_child(window.stack) { gtk_stack_remove(OpaquePointer(window.stack), child) }
+        }
+        if isPresented { show(min(index, max(numberOfItems - 1, 0))) }
+    }
+
+    /// Loads the current item again (it changed on disk, say).
+    public func refreshCurrentItem() {
+        if let page = pages.removeValue(forKey: index), let window {
+            page.cancel()
+            gtk_stack_remove(OpaquePointer(window.stack), page.view)
+        }
+        if isPresented { show(index) }
+    }
+
+    /// The state of the current item's page, for tests: loading, ready or failed.
+    public var currentState: String {
+        switch pages[index]?.state {
+        case .ready: "ready"
+        case .failed(let message): "failed: \(message)"
+        default: "loading"
+        }
+    }
+
+    // MARK: Showing an item
+
+    private func show(_ newIndex: Int) {
+        let count = numberOfItems
+        guard count > 0, let window else {
+            index = max(0, min(newIndex, count - 1))
+            return
+        }
+        index = max(0, min(newIndex, count - 1))
+        guard let item = dataSource?.previewController(self, itemAt: index) else { return }
+        let page = pages[index] ?? makePage(item, at: index)
+        gtk_stack_set_visible_child(OpaquePointer(window.stack), page.view)
+        adw_window_title_set_title(window.title, item.displayTitle)
+        adw_window_title_set_subtitle(window.title, count > 1 ? tr("%s of %s", String(index + 1), String(count)) : "")
+        gtk_window_set_title(cast(window.window), item.displayTitle)
+        updateOpenWith(for: page)
+        // Keep the neighbours loaded, drop the rest.
+        for (key, old) in pages where abs(key - index) > 1 {
+            old.cancel()
+            gtk_stack_remove(OpaquePointer(window.stack), old.view)
+            pages[key] = nil
+        }
+    }
+
+    private func makePage(_ item: PreviewItem, at position: Int) -> PreviewPage {
+        let page = PreviewPage(item: item)
+        pages[position] = page
+        gtk_stack_add_named(cast(window!.stack), page.view, "item-\(position)-\(UUID().uuidString)")
+        page.stateDidChange = { [weak self, weak page] _ in
+            guard let self, let page, self.pages[self.index] === page else { return }
+            self.updateOpenWith(for: page)
+        }
+        page.start()
+        return page
+    }
+
+    private func updateOpenWith(for page: PreviewPage) {
+        guard let window else { return }
+        guard let type = page.type else {
+            window.setApplications([], default: nil)
+            return
+        }
+        window.setApplications(registry.applications(for: type), default: registry.defaultApplication(for: type))
+    }
+
+    // MARK: The window and its actions
+
+    private func makeWindow(application: UnsafeMutablePointer<GtkApplication>?) -> PreviewWindow {
+        let window = PreviewWindow(application: application)
+        window.addAction("open") { [weak self] _ in self?.openCurrent(with: nil) }
+        window.addAction("open-with", withTarget: true) { [weak self] id in self?.openCurrent(with: id) }
+        window.addAction("copy") { [weak self] _ in self?.copy() }
+        window.addAction("copy-path") { [weak self] _ in
+            guard let self, let item = self.currentItem, let window = self.window else { return }
+            gdk_clipboard_set_text(gtk_widget_get_clipboard(window.window), item.url.path)
+        }
+        window.addAction("show-in-folder") { [weak self] _ in
+            guard let item = self?.currentItem else { return }
+            FolderView.show(item.url)
+        }
+        connectSignal(raw(window.window), "close-request", returning: { [weak self] in
+            self?.dismiss()
+            return true  // hidden, not destroyed: the next present is instant
+        })
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        connectKeyPressed(raw(keys)) { [weak self] key, state in self?.handleKey(key, state: state) ?? false }
+        gtk_widget_add_controller(window.window, keys)
+        return window
+    }
+
+    private func handleKey(_ key: UInt32, state: UInt32) -> Bool {
+        let control = state & GDK_CONTROL_MASK.rawValue != 0
+        switch Int32(key) {
+        case GDK_KEY_space, GDK_KEY_Escape:
+            if key == UInt32(GDK_KEY_Escape), window?.isFullscreen == true {
+                window?.toggleFullscreen()
+            } else {
+                dismiss()
+            }
+        case GDK_KEY_Left: move(GTK_DIR_LEFT, by: -1)
+        case GDK_KEY_Up: move(GTK_DIR_UP, by: -1)
+        case GDK_KEY_Right: move(GTK_DIR_RIGHT, by: 1)
+        case GDK_KEY_Down: move(GTK_DIR_DOWN, by: 1)
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_o: openCurrent(with: nil)
+        case GDK_KEY_f, GDK_KEY_F11: window?.toggleFullscreen()
+        case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: pages[index]?.renderer?.zoom(.zoomIn)
+        case GDK_KEY_minus, GDK_KEY_KP_Subtract: pages[index]?.renderer?.zoom(.zoomOut)
+        case GDK_KEY_0, GDK_KEY_KP_0: pages[index]?.renderer?.zoom(.fit)
+        case GDK_KEY_1: pages[index]?.renderer?.zoom(.actualSize)
+        case GDK_KEY_c where control: copy()
+        default: return false
+        }
+        return true
+    }
+
+    private func move(_ direction: GtkDirectionType, by step: Int) {
+        if let navigationHandler {
+            navigationHandler(direction)
+            return
+        }
+        let target = index + step
+        guard target >= 0, target < numberOfItems else { return }
+        show(target)
+        delegate?.previewController(self, didMoveTo: index)
+    }
+
+    private func copy() {
+        guard let window, let item = currentItem else { return }
+        if pages[index]?.renderer?.copy() == true { return }
+        let file = g_file_new_for_path(item.url.path)
+        dossier_clipboard_set_file(gtk_widget_get_clipboard(window.window), file)
+        g_object_unref(raw(file!))
+    }
+
+    private func openCurrent(with applicationID: String?) {
+        guard let item = currentItem else { return }
+        let registry = registry
+        let type = pages[index]?.type
+        Task.detached {
+            let app = applicationID.flatMap(registry.application(id:)) ?? type.flatMap(registry.defaultApplication(for:))
+            guard let app else { return }
+            try? registry.open([item.url.path], with: app)
+        }
+    }
+}
+
+/// Shows a file in the file manager (org.freedesktop.FileManager1), or opens its folder.
+enum FolderView {
+    static func show(_ url: URL) {
+        let uri = url.absoluteString
+        Task.detached {
+            let folder = url.deletingLastPathComponent().path
+            let shown = showItems(uri)
+            if !shown, let app = ApplicationRegistry().defaultApplication(for: .folder) {
+                try? ApplicationRegistry().open([folder], with: app)
+            }
+        }
+    }
+
+    nonisolated static func showItems(_ uri: String) -> Bool {
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return false }
+        defer { g_object_unref(raw(bus)) }
+        let builder = g_variant_builder_new(g_variant_type_new("as"))
+        g_variant_builder_add_value(builder, g_variant_new_string(uri))
+        let uris = g_variant_builder_end(builder)
+        g_variant_builder_unref(builder)
+        var children: [OpaquePointer?] = [uris, g_variant_new_string("")]
+        let parameters = g_variant_new_tuple(&children, 2)
+        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
+                                                "org.freedesktop.FileManager1", "ShowItems", parameters, nil,
+                                                G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
+        guard let reply else { return false }
+        g_variant_unref(reply)
+        return true
+    }
+}

@@ -1,0 +1,114 @@
+import CGtk
+import DocumentCore
+import Foundation
+
+/// One item in the previewer: finds its type and renderer, loads it off the main thread,
+/// shows a spinner only if loading takes more than 200 ms, and an error page (never a hang)
+/// when loading fails or runs out of time.
+@MainActor
+final class PreviewPage {
+    enum State: Equatable { case loading, ready, failed(String) }
+
+    let item: PreviewItem
+    /// A stack of the loading, content and error views.
+    let view: Widget
+    private(set) var renderer: (any PreviewRenderer)?
+    private(set) var state: State = .loading
+    private(set) var type: DocumentType?
+    var stateDidChange: ((State) -> Void)?
+
+    private let spinner: Widget
+    private let errorPage: Widget
+    private var work: Task<Void, Never>?
+
+    static let spinnerDelay: Duration = .milliseconds(200)
+    static let timeout: Duration = .seconds(15)
+
+    init(item: PreviewItem) {
+        self.item = item
+        view = gtk_stack_new()
+        gtk_stack_set_transition_type(OpaquePointer(view), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        spinner = gtk_spinner_new()
+        gtk_widget_set_size_request(spinner, 32, 32)
+        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+        setAccessibleName(spinner, tr("Loading"))
+        errorPage = widget(adw_status_page_new())
+        adw_status_page_set_icon_name(OpaquePointer(errorPage), "dialog-warning-symbolic")
+        // An empty page while the first 200 ms pass: no spinner flashes for quick items.
+        gtk_stack_add_named(OpaquePointer(view), gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "waiting")
+        gtk_stack_add_named(OpaquePointer(view), spinner, "loading")
+        gtk_stack_add_named(OpaquePointer(view), errorPage, "error")
+        gtk_stack_set_visible_child_name(OpaquePointer(view), "waiting")
+    }
+
+    /// Starts loading (once).
+    func start() {
+        guard work == nil else { return }
+        let item = item
+        work = Task { @MainActor [weak self] in
+            // The type needs the file's first bytes: off the main thread.
+            let detected = await Task.detached { () -> Result<DocumentType, ItemError> in
+                do throws(ItemError) {
+                    return .success(try ItemInfo.inspect(item.url.path).type)
+                } catch {
+                    return .failure(error)
+                }
+            }.value
+            guard let self, !Task.isCancelled else { return }
+            switch detected {
+            case .failure(let error):
+                self.fail(error.description)
+            case .success(let type):
+                await self.render(as: type)
+            }
+        }
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.spinnerDelay)
+            guard let self, self.state == .loading else { return }
+            gtk_spinner_start(cast(self.spinner))
+            gtk_stack_set_visible_child_name(OpaquePointer(self.view), "loading")
+        }
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.timeout)
+            guard let self, self.state == .loading else { return }
+            self.work?.cancel()
+            self.fail(tr("It took longer than %s seconds to load.", String(Self.timeout.components.seconds)))
+        }
+    }
+
+    private func render(as type: DocumentType) async {
+        self.type = type
+        let rendererType = PreviewRendererRegistry.shared.renderer(for: type)
+        let renderer = rendererType.init()
+        self.renderer = renderer
+        gtk_stack_add_named(OpaquePointer(view), renderer.view, "content")
+        do {
+            try await renderer.load(item, type: type)
+            guard state == .loading, !Task.isCancelled else { return }
+            state = .ready
+            gtk_spinner_stop(cast(spinner))
+            gtk_stack_set_visible_child_name(OpaquePointer(view), "content")
+            stateDidChange?(state)
+        } catch {
+            guard state == .loading else { return }
+            fail("\(error)")
+        }
+    }
+
+    private func fail(_ message: String) {
+        state = .failed(message)
+        gtk_spinner_stop(cast(spinner))
+        adw_status_page_set_title(OpaquePointer(errorPage), tr("“%s” cannot be shown", item.displayTitle))
+        adw_status_page_set_description(OpaquePointer(errorPage), message)
+        setAccessibleName(errorPage, tr("Error: %s", message))
+        gtk_stack_set_visible_child_name(OpaquePointer(view), "error")
+        stateDidChange?(state)
+    }
+
+    /// Stops loading; a late result is dropped.
+    func cancel() {
+        work?.cancel()
+        if state == .loading { state = .failed(tr("Cancelled")) }
+    }
+}

@@ -1,0 +1,99 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// The previewer's window: a libadwaita window with the item's title and "3 of 12" in the
+/// header, an Open With button (a split button: the default app, and a menu of the others),
+/// a menu with Copy, Copy Path and Show in Folder, and the items in a cross-fading stack.
+@MainActor
+final class PreviewWindow {
+    let window: Widget
+    let title: OpaquePointer
+    let stack: Widget
+    let openButton: OpaquePointer
+    let actions: UnsafeMutablePointer<GSimpleActionGroup>
+    private(set) var isFullscreen = false
+
+    init(application: UnsafeMutablePointer<GtkApplication>?) {
+        window = application.map { widget(adw_application_window_new($0)) } ?? widget(adw_window_new())
+        gtk_window_set_default_size(cast(window), 900, 700)
+        setAccessibleName(window, tr("Preview"))
+
+        title = OpaquePointer(adw_window_title_new("", ""))
+        let header = adw_header_bar_new()!
+        adw_header_bar_set_title_widget(OpaquePointer(header), widget(title))
+
+        openButton = OpaquePointer(adw_split_button_new())
+        adw_split_button_set_label(openButton, tr("Open"))
+        gtk_actionable_set_action_name(cast(widget(openButton)), "preview.open")
+        setAccessibleName(widget(openButton), tr("Open in the default application"))
+        adw_header_bar_pack_end(OpaquePointer(header), widget(openButton))
+
+        let menu = g_menu_new()
+        g_menu_append(menu, tr("Copy"), "preview.copy")
+        g_menu_append(menu, tr("Copy Path"), "preview.copy-path")
+        g_menu_append(menu, tr("Show in Folder"), "preview.show-in-folder")
+        let menuButton = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(cast(menuButton), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(cast(menuButton), cast(menu))
+        g_object_unref(raw(menu!))
+        setAccessibleName(menuButton, tr("Menu"))
+        adw_header_bar_pack_end(OpaquePointer(header), menuButton)
+
+        stack = gtk_stack_new()
+        gtk_stack_set_transition_type(OpaquePointer(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_set_transition_duration(OpaquePointer(stack), 150)
+        gtk_widget_set_vexpand(stack, 1)
+
+        let content = makeBox(GTK_ORIENTATION_VERTICAL, [header, stack])
+        if application != nil {
+            adw_application_window_set_content(cast(window), content)
+        } else {
+            adw_window_set_content(cast(window), content)
+        }
+
+        actions = g_simple_action_group_new()
+        gtk_widget_insert_action_group(window, "preview", cast(actions))
+    }
+
+    /// Adds an action `preview.NAME` (with a string parameter when `withTarget`).
+    func addAction(_ name: String, withTarget: Bool = false, _ handler: @escaping (String?) -> Void) {
+        let type = withTarget ? g_variant_type_new("s") : nil
+        let action = g_simple_action_new(name, type)!
+        if let type { g_variant_type_free(type) }
+        connectSignal(raw(action), "activate") { parameter in
+            let target = parameter.flatMap { borrowString(g_variant_get_string(OpaquePointer($0), nil)) }
+            handler(target)
+        }
+        g_action_map_add_action(cast(actions), action)
+        g_object_unref(raw(action))
+    }
+
+    func setActionEnabled(_ name: String, _ enabled: Bool) {
+        guard let action = g_action_map_lookup_action(cast(actions), name) else { return }
+        g_simple_action_set_enabled(action, enabled ? 1 : 0)
+    }
+
+    /// Fills the Open With button: "Open With <default>" and a menu of every app for the type.
+    func setApplications(_ applications: [Application], default defaultApp: Application?) {
+        let label = defaultApp.map { tr("Open With %s", $0.name) } ?? tr("Open With…")
+        adw_split_button_set_label(openButton, label)
+        setAccessibleName(widget(openButton), label)
+        let menu = g_menu_new()
+        for app in applications {
+            let item = g_menu_item_new(app.name, nil)
+            g_menu_item_set_action_and_target_value(item, "preview.open-with", dossier_variant_string(app.id))
+            g_menu_append_item(menu, item)
+            g_object_unref(raw(item!))
+        }
+        adw_split_button_set_menu_model(openButton, cast(menu))
+        g_object_unref(raw(menu!))
+        setActionEnabled("open", defaultApp != nil)
+    }
+
+    func toggleFullscreen() {
+        isFullscreen.toggle()
+        isFullscreen ? gtk_window_fullscreen(cast(window)) : gtk_window_unfullscreen(cast(window))
+    }
+}

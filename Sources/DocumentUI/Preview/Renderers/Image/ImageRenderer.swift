@@ -1,0 +1,162 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Images: shown to fit, at 1:1, or zoomed and scrolled; EXIF orientation applied;
+/// animated GIF and WebP played; SVG rendered sharp for the size shown. The size is read from
+/// the header before decoding: a raster image over the pixel limit is refused, and a large one
+/// is decoded at a reduced size (never more than `displayEdge` on its long side).
+@MainActor
+public final class ImageRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.image]
+    /// Largest raster image decoded at all (a decompression bomb is refused).
+    nonisolated static let pixelLimit = 400_000_000
+    /// The long side an image is decoded at, at most.
+    nonisolated static let displayEdge: Int32 = 4096
+
+    public let view: Widget
+    let picture: Widget
+    private var texture: OpaquePointer?
+    private var scale: Double?  // nil: fit the window
+    private var animation: Task<Void, Never>?
+
+    public init() {
+        picture = gtk_picture_new()
+        gtk_picture_set_can_shrink(cast(picture), 1)
+        gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
+        gtk_widget_set_hexpand(picture, 1)
+        gtk_widget_set_vexpand(picture, 1)
+        view = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(cast(view), picture)
+    }
+
+    isolated deinit {
+        animation?.cancel()
+        if let texture { g_object_unref(raw(texture)) }
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        let path = item.url.path
+        let decoded = await Task.detached { Self.decode(path) }.value
+        switch decoded {
+        case .failure(let error): throw error
+        case .success(let image):
+            setAccessibleName(picture, tr("Image %s", item.displayTitle))
+            if let frames = image.animation {
+                play(frames)
+            } else if let pixbuf = image.pixbuf {
+                show(gdk_texture_new_for_pixbuf(pixbuf.pointer))
+            }
+        }
+    }
+
+    /// A decoded image or animation, handed from the decoding thread to the main one.
+    final class Decoded: @unchecked Sendable {
+        let pixbuf: PixbufReference?
+        let animation: PixbufReference?
+        init(pixbuf: PixbufReference?, animation: PixbufReference?) {
+            self.pixbuf = pixbuf
+            self.animation = animation
+        }
+    }
+
+    nonisolated static func decode(_ path: String) -> Result<Decoded, PreviewError> {
+        var width: Int32 = 0, height: Int32 = 0
+        guard let format = gdk_pixbuf_get_file_info(path, &width, &height) else {
+            return .failure(PreviewError(tr("The image format is not recognised, or the file is damaged.")))
+        }
+        let isVector = borrowString(gdk_pixbuf_format_get_name(format))?.contains("svg") ?? false
+        if !isVector && Int(width) * Int(height) > pixelLimit {
+            return .failure(PreviewError(tr("The image is too large to show (%s × %s pixels).", String(width), String(height))))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        // Animations (GIF, WebP) keep every frame.
+        if let animation = gdk_pixbuf_animation_new_from_file(path, &error) {
+            if gdk_pixbuf_animation_is_static_image(animation) == 0 {
+                return .success(Decoded(pixbuf: nil, animation: PixbufReference(animation)))
+            }
+            g_object_unref(raw(animation))
+        } else if let error {
+            g_error_free(error)
+        }
+        error = nil
+        let large = max(width, height) > displayEdge
+        let decoded = isVector || large
+            ? gdk_pixbuf_new_from_file_at_scale(path, isVector ? min(max(width, 1024), displayEdge) : displayEdge,
+                                                isVector ? min(max(height, 1024), displayEdge) : displayEdge, 1, &error)
+            : gdk_pixbuf_new_from_file(path, &error)
+        guard let decoded else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+            if let error { g_error_free(error) }
+            return .failure(PreviewError(tr("The image could not be decoded: %s", reason)))
+        }
+        let upright = gdk_pixbuf_apply_embedded_orientation(decoded)
+        g_object_unref(raw(decoded))
+        return .success(Decoded(pixbuf: upright.map(PixbufReference.init), animation: nil))
+    }
+
+    private func show(_ newTexture: OpaquePointer?) {
+        guard let newTexture else { return }
+        if let texture { g_object_unref(raw(texture)) }
+        texture = newTexture
+        gtk_picture_set_paintable(cast(picture), newTexture)
+        applyScale()
+    }
+
+    private func play(_ frames: PixbufReference) {
+        let iterator = PixbufReference(gdk_pixbuf_animation_get_iter(frames.pointer, nil))
+        animation = Task { @MainActor [weak self] in
+            while !Task.isCancelled, let self {
+                self.show(gdk_texture_new_for_pixbuf(gdk_pixbuf_animation_iter_get_pixbuf(iterator.pointer)))
+                let delay = gdk_pixbuf_animation_iter_get_delay_time(iterator.pointer)
+                guard delay >= 0 else { return }  // a single frame
+                try? await Task.sleep(for: .milliseconds(max(Int(delay), 20)))
+                gdk_pixbuf_animation_iter_advance(iterator.pointer, nil)
+            }
+        }
+    }
+
+    public func zoom(_ change: ZoomChange) {
+        switch change {
+        case .fit: scale = nil
+        case .actualSize: scale = 1
+        case .zoomIn: scale = min((scale ?? fittedScale) * 1.25, 16)
+        case .zoomOut: scale = max((scale ?? fittedScale) / 1.25, 0.05)
+        }
+        applyScale()
+    }
+
+    /// The scale the picture has when it fits the view.
+    private var fittedScale: Double {
+        guard let texture else { return 1 }
+        let width = Double(gdk_texture_get_width(texture)), height = Double(gdk_texture_get_height(texture))
+        let viewWidth = Double(max(gtk_widget_get_width(view), 1)), viewHeight = Double(max(gtk_widget_get_height(view), 1))
+        return min(viewWidth / width, viewHeight / height, 1)
+    }
+
+    private func applyScale() {
+        guard let texture else { return }
+        if let scale {
+            gtk_picture_set_can_shrink(cast(picture), 0)
+            gtk_widget_set_size_request(picture, Int32(Double(gdk_texture_get_width(texture)) * scale),
+                                        Int32(Double(gdk_texture_get_height(texture)) * scale))
+        } else {
+            gtk_picture_set_can_shrink(cast(picture), 1)
+            gtk_widget_set_size_request(picture, -1, -1)
+        }
+    }
+
+    public func copy() -> Bool {
+        guard let texture else { return false }
+        gdk_clipboard_set_texture(gtk_widget_get_clipboard(view), texture)
+        return true
+    }
+}
+
+/// A GObject reference that may cross to another thread (pixbufs are immutable once made).
+final class PixbufReference: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { g_object_unref(raw(pointer)) }
+}

@@ -1,0 +1,43 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Anything no other renderer shows: a page with the type's large icon, the name, the type,
+/// the size and the dates. The window's Open With button is right above it.
+@MainActor
+public final class InfoRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.data, .folder, .symbolicLink, .fifo, .socket,
+                                                         .characterDevice, .blockDevice]
+    public let view: Widget
+
+    public init() {
+        view = widget(adw_status_page_new())
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        let path = item.url.path
+        let info = await Task.detached { try? ItemInfo.inspect(path) }.value
+        let page = OpaquePointer(view)
+        let names = type.iconNames
+        var icon = gtk_icon_theme_get_for_display(gdk_display_get_default())
+        let available = names.first { gtk_icon_theme_has_icon(icon, $0) != 0 } ?? "text-x-generic"
+        icon = nil
+        adw_status_page_set_icon_name(page, available)
+        adw_status_page_set_title(page, item.displayTitle)
+        var lines = [type.localizedDescription]
+        if let info {
+            if info.kind == .regular {
+                lines.append(takeString(g_format_size(guint64(max(info.size, 0)))) ?? "")
+            }
+            if let modified = info.modified {
+                let formatter = DateFormatter()
+                formatter.dateStyle = .medium
+                formatter.timeStyle = .short
+                lines.append(tr("Modified %s", formatter.string(from: modified)))
+            }
+        }
+        adw_status_page_set_description(page, lines.joined(separator: "\n"))
+        setAccessibleName(view, tr("Information about %s", item.displayTitle))
+    }
+}

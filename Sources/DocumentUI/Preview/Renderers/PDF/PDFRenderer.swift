@@ -1,0 +1,133 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// PDF documents: every page in a scrolled column, the first shown as soon as it is drawn and
+/// the rest following; zoom redraws at the new width. Pages are drawn by poppler off the main
+/// thread.
+@MainActor
+public final class PDFRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.pdf]
+    public let view: Widget
+    private let column: Widget
+    private var pageWidth: Int32 = 900
+    private var document: PopplerDocumentReference?
+    private var drawing: Task<Void, Never>?
+    private var item: PreviewItem?
+
+    public init() {
+        column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)
+        gtk_widget_set_margin_top(column, 12)
+        gtk_widget_set_margin_bottom(column, 12)
+        gtk_widget_set_halign(column, GTK_ALIGN_CENTER)
+        view = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(cast(view), column)
+    }
+
+    isolated deinit { drawing?.cancel() }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        self.item = item
+        let uri = item.url.absoluteString
+        let opened = await Task.detached { () -> Result<PopplerDocumentReference, PreviewError> in
+            var error: UnsafeMutablePointer<GError>?
+            guard let document = poppler_document_new_from_file(uri, nil, &error) else {
+                let encrypted = error.map { $0.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) } ?? false
+                let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+                if let error { g_error_free(error) }
+                return .failure(PreviewError(encrypted ? tr("The document is protected by a password.")
+                                                       : tr("The PDF could not be read: %s", reason)))
+            }
+            return .success(PopplerDocumentReference(document))
+        }.value
+        let document = try opened.get()
+        self.document = document
+        let count = Int(poppler_document_get_n_pages(document.pointer))
+        guard count > 0 else { throw PreviewError(tr("The document has no pages.")) }
+        setAccessibleName(view, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
+        // The first page before anything is shown; the others after.
+        let first = await Self.draw(document, page: 0, width: pageWidth)
+        append(first, page: 0)
+        drawRest(from: 1, count: count)
+    }
+
+    private func drawRest(from start: Int, count: Int) {
+        guard let document else { return }
+        let width = pageWidth
+        drawing = Task { @MainActor [weak self] in
+            for page in start..<count {
+                let bytes = await Self.draw(document, page: page, width: width)
+                guard let self, !Task.isCancelled else { return }
+                self.append(bytes, page: page)
+            }
+        }
+    }
+
+    /// One page drawn on white at `width` pixels, as BGRA bytes for a texture.
+    nonisolated static func draw(_ document: PopplerDocumentReference, page index: Int, width: Int32) async -> RenderedPage? {
+        await Task.detached {
+            guard let page = poppler_document_get_page(document.pointer, Int32(index)) else { return nil }
+            defer { g_object_unref(raw(page)) }
+            var pageWidth = 0.0, pageHeight = 0.0
+            poppler_page_get_size(page, &pageWidth, &pageHeight)
+            guard pageWidth > 0, pageHeight > 0 else { return nil }
+            let scale = Double(width) / pageWidth
+            let height = Int32((pageHeight * scale).rounded())
+            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
+            defer { cairo_surface_destroy(surface) }
+            let context = cairo_create(surface)
+            cairo_set_source_rgb(context, 1, 1, 1)
+            cairo_paint(context)
+            cairo_scale(context, scale, scale)
+            poppler_page_render(page, context)
+            cairo_destroy(context)
+            cairo_surface_flush(surface)
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            let data = Data(bytes: cairo_image_surface_get_data(surface), count: stride * Int(height))
+            return RenderedPage(width: width, height: height, stride: stride, pixels: data)
+        }.value
+    }
+
+    private func append(_ rendered: RenderedPage?, page: Int) {
+        guard let rendered else { return }
+        let bytes = rendered.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        // cairo's ARGB32 on a little-endian machine is B, G, R, A in memory, premultiplied.
+        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(rendered.stride))
+        g_bytes_unref(bytes)
+        let picture = gtk_picture_new_for_paintable(texture)!
+        g_object_unref(raw(texture!))
+        gtk_picture_set_can_shrink(cast(picture), 0)
+        gtk_widget_add_css_class(picture, "card")
+        setAccessibleName(picture, tr("Page %s", String(page + 1)))
+        gtk_box_append(cast(column), picture)
+    }
+
+    public func zoom(_ change: ZoomChange) {
+        guard let document else { return }
+        let count = Int(poppler_document_get_n_pages(document.pointer))
+        switch change {
+        case .zoomIn: pageWidth = min(pageWidth * 5 / 4, 3000)
+        case .zoomOut: pageWidth = max(pageWidth * 4 / 5, 200)
+        case .fit, .actualSize: pageWidth = 900
+        }
+        drawing?.cancel()
+        while let child = gtk_widget_get_first_child(column) { gtk_box_remove(cast(column), child) }
+        drawRest(from: 0, count: count)
+    }
+}
+
+/// A page's pixels on their way from the drawing thread to the main one.
+struct RenderedPage: Sendable {
+    let width: Int32
+    let height: Int32
+    let stride: Int
+    let pixels: Data
+}
+
+/// A poppler document used from one drawing thread at a time.
+final class PopplerDocumentReference: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { g_object_unref(raw(pointer)) }
+}

@@ -1,0 +1,77 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Text and source code in a GtkSourceView: highlighting for the file's language, line
+/// numbers, selectable text. Only the first `limit` bytes are read, so a 200 MB log opens as
+/// fast as a small one; a note says when the file is longer.
+@MainActor
+public final class TextRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.text]
+    nonisolated static let limit = 2 << 20
+
+    public let view: Widget
+    private let source: Widget
+    private let note: Widget
+
+    public init() {
+        let buffer = gtk_source_buffer_new(nil)
+        source = gtk_source_view_new_with_buffer(buffer)
+        g_object_unref(raw(buffer!))
+        gtk_text_view_set_editable(cast(source), 0)
+        gtk_text_view_set_monospace(cast(source), 1)
+        gtk_text_view_set_left_margin(cast(source), 8)
+        gtk_text_view_set_top_margin(cast(source), 8)
+        gtk_source_view_set_show_line_numbers(cast(source), 1)
+        gtk_source_view_set_highlight_current_line(cast(source), 0)
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(cast(scrolled), source)
+        gtk_widget_set_vexpand(scrolled, 1)
+        note = makeLabel("", classes: ["dim-label", "caption"])
+        gtk_widget_set_visible(note, 0)
+        gtk_widget_set_margin_top(note, 6)
+        gtk_widget_set_margin_bottom(note, 6)
+        view = makeBox(GTK_ORIENTATION_VERTICAL, [note, scrolled])
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        let path = item.url.path
+        let read = await Task.detached { () -> Result<(String, Int64), PreviewError> in
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
+            }
+            defer { try? handle.close() }
+            let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
+            try? handle.seek(toOffset: 0)
+            let data = (try? handle.read(upToCount: TextRenderer.limit)) ?? Data()
+            // Invalid UTF-8 (Latin-1 files, a cut inside a character) shows repaired.
+            return .success((String(decoding: data, as: UTF8.self), size))
+        }.value
+        let (text, size) = try read.get()
+        let buffer = gtk_text_view_get_buffer(cast(source))
+        let manager = gtk_source_language_manager_get_default()
+        if let language = gtk_source_language_manager_guess_language(manager, item.url.lastPathComponent, type.identifier) {
+            gtk_source_buffer_set_language(cast(buffer), language)
+        }
+        let schemes = gtk_source_style_scheme_manager_get_default()
+        if let scheme = gtk_source_style_scheme_manager_get_scheme(schemes, "Adwaita") {
+            gtk_source_buffer_set_style_scheme(cast(buffer), scheme)
+        }
+        gtk_text_buffer_set_text(buffer, text, -1)
+        if size > Int64(Self.limit) {
+            let shown = takeString(g_format_size(guint64(Self.limit))) ?? ""
+            let total = takeString(g_format_size(guint64(size))) ?? ""
+            gtk_label_set_text(OpaquePointer(note), tr("Showing the first %s of %s", shown, total))
+            gtk_widget_set_visible(note, 1)
+        }
+        setAccessibleName(source, tr("Text of %s", item.displayTitle))
+    }
+
+    public func copy() -> Bool {
+        let buffer = gtk_text_view_get_buffer(cast(source))
+        guard gtk_text_buffer_get_has_selection(buffer) != 0 else { return false }
+        gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(view))
+        return true
+    }
+}

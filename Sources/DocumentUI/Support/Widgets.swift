@@ -1,0 +1,68 @@
+import CGtk
+import Foundation
+import GObjectSupport
+
+/// GTK's C types arrive in Swift as typed pointers for the classes with public instance
+/// structs (GtkWidget, GtkWindow) and as opaque pointers for the rest (GtkBox, GtkLabel…).
+/// These are the only casts between them; everything else works with `Widget`.
+public typealias Widget = UnsafeMutablePointer<GtkWidget>
+
+@inlinable func widget(_ pointer: OpaquePointer?) -> Widget {
+    UnsafeMutableRawPointer(pointer!).assumingMemoryBound(to: GtkWidget.self)
+}
+
+@inlinable func widget<T>(_ pointer: UnsafeMutablePointer<T>?) -> Widget {
+    UnsafeMutableRawPointer(pointer!).assumingMemoryBound(to: GtkWidget.self)
+}
+
+@inlinable func opaque<T>(_ pointer: UnsafeMutablePointer<T>?) -> OpaquePointer {
+    OpaquePointer(pointer!)
+}
+
+/// The same object as another typed pointer (GtkBox, GtkWindow…), inferred from the use.
+@inlinable func cast<T, U>(_ pointer: UnsafeMutablePointer<U>?) -> UnsafeMutablePointer<T> {
+    UnsafeMutableRawPointer(pointer!).assumingMemoryBound(to: T.self)
+}
+
+/// The same object as an opaque pointer, for the classes whose struct is private (GtkStack…).
+@inlinable func cast<U>(_ pointer: UnsafeMutablePointer<U>?) -> OpaquePointer {
+    OpaquePointer(pointer!)
+}
+
+@inlinable func cast<T>(_ pointer: OpaquePointer?) -> UnsafeMutablePointer<T> {
+    UnsafeMutableRawPointer(pointer!).assumingMemoryBound(to: T.self)
+}
+
+@inlinable func window(_ widget: Widget) -> UnsafeMutablePointer<GtkWindow> {
+    UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkWindow.self)
+}
+
+@inlinable func raw<T>(_ pointer: UnsafeMutablePointer<T>) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
+@inlinable func raw(_ pointer: OpaquePointer) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
+
+/// Sets a widget's accessible name (what a screen reader and AT-SPI tests see).
+@MainActor
+func setAccessibleName(_ widget: Widget, _ name: String) {
+    dossier_gtk_accessible_set_label(widget, name)
+}
+
+/// A label with the given text, style classes and accessible name.
+@MainActor
+func makeLabel(_ text: String, classes: [String] = [], wrap: Bool = false, selectable: Bool = false) -> Widget {
+    let label = gtk_label_new(text)!
+    for name in classes { gtk_widget_add_css_class(label, name) }
+    if wrap {
+        gtk_label_set_wrap(opaque(label), 1)
+        gtk_label_set_justify(opaque(label), GTK_JUSTIFY_CENTER)
+    }
+    gtk_label_set_selectable(opaque(label), selectable ? 1 : 0)
+    return label
+}
+
+/// A vertical or horizontal box holding `children`.
+@MainActor
+func makeBox(_ orientation: GtkOrientation, spacing: Int32 = 0, _ children: [Widget]) -> Widget {
+    let box = gtk_box_new(orientation, spacing)!
+    for child in children { gtk_box_append(cast(box), child) }
+    return box
+}

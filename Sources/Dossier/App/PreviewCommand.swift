@@ -1,0 +1,73 @@
+import CGtk
+import DocumentCore
+import DocumentUI
+import Foundation
+import GObjectSupport
+
+/// `dossier preview PATH…`: the previewer on those items (the `qlmanage -p` of Linux);
+/// Left/Right move between them. Ends when the window is closed.
+struct PreviewCommand {
+    let arguments: [String]
+
+    func run() -> Int32 {
+        let parsed: ParsedArguments
+        do {
+            parsed = try ParsedArguments(arguments, flags: [])
+        } catch {
+            Output.error(error.message)
+            return 2
+        }
+        guard !parsed.operands.isEmpty else {
+            Output.error(tr("Name at least one file: dossier preview PATH…"))
+            return 2
+        }
+        // Missing paths are reported; the others are still shown.
+        var failed = false
+        var items: [PreviewItem] = []
+        for path in parsed.operands {
+            var status = stat()
+            if lstat(path, &status) != 0 {
+                Output.error(ItemError.notFound(name: (path as NSString).lastPathComponent).description)
+                failed = true
+            } else {
+                items.append(PreviewItem(url: URL(fileURLWithPath: path).standardizedFileURL))
+            }
+        }
+        guard !items.isEmpty else { return 1 }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else {
+            Output.error(tr("No display: the previewer needs a graphical session (dossier info works without one)."))
+            return 1
+        }
+        let status = MainActor.assumeIsolated { PreviewApplication(items: items).run() }
+        return failed ? 1 : status
+    }
+}
+
+/// A libadwaita application whose one window is the previewer.
+@MainActor
+final class PreviewApplication {
+    let items: [PreviewItem]
+    private let controller = PreviewController()
+    private let list: PreviewItemList
+
+    init(items: [PreviewItem]) {
+        self.items = items
+        list = PreviewItemList(items)
+    }
+
+    func run() -> Int32 {
+        let application = adw_application_new("io.github.dossier.Dossier.Preview", G_APPLICATION_NON_UNIQUE)!
+        defer { g_object_unref(UnsafeMutableRawPointer(application)) }
+        controller.dataSource = list
+        connectSignal(UnsafeMutableRawPointer(application), "activate") { [self] () -> Void in
+            let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GtkApplication.self)
+            controller.visibilityDidChange = { visible in
+                if !visible { g_application_quit(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)) }
+            }
+            controller.present(application: app)
+        }
+        MainLoopBridge.install()
+        return g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 0, nil)
+    }
+}
