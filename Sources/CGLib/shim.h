@@ -77,6 +77,18 @@ static inline GThemedIcon *dossier_g_themed_icon(gpointer object) {
     return G_IS_THEMED_ICON(object) ? G_THEMED_ICON(object) : NULL;
 }
 
+/* GVariant helpers for the D-Bus services (g_variant_new/get are variadic). */
+static inline void dossier_variant_get_ssb(GVariant *value, gchar **s1, gchar **s2, gboolean *b) {
+    g_variant_get(value, "(ssb)", s1, s2, b);
+}
+static inline GVariant *dossier_variant_tuple_u(guint32 value) { return g_variant_new("(u)", value); }
+static inline GVariant *dossier_variant_properties_changed_b(const char *interface, const char *name, gboolean value) {
+    GVariantBuilder changed;
+    g_variant_builder_init(&changed, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_add(&changed, "{sv}", name, g_variant_new_boolean(value));
+    return g_variant_new("(sa{sv}as)", interface, &changed, NULL);
+}
+
 /* libdispatch's main-queue hooks (the ones CoreFoundation uses): the main queue is an
    eventfd that becomes readable when work is queued for the main thread. */
 extern int _dispatch_get_main_queue_handle_4CF(void);

@@ -24,6 +24,7 @@ struct CommandLineTool {
         case "open": return OpenCommand(arguments: rest).run()
         case "thumbnail": return ThumbnailCommand(arguments: rest).run()
         case "preview": return PreviewCommand(arguments: rest).run()
+        case "previewer-service": return PreviewerServiceCommand(arguments: rest).run()
         case "trash": return TrashCommand(arguments: rest).run()
         case "restore": return RestoreCommand(arguments: rest).run()
         default:
@@ -44,6 +45,8 @@ struct CommandLineTool {
             "  apps --all [--json]              " + tr("List every installed application"),
             "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
             "  preview PATH…                    " + tr("Show files in the previewer; Left and Right move between them"),
+            "  previewer-service [--install-user|--uninstall-user]",
+            "                                   " + tr("Serve Space in Files (org.gnome.NautilusPreviewer), or make Dossier serve it"),
             "  thumbnail [--size SIZE] [--output DIR] PATH…",
             "                                   " + tr("Make thumbnails in the shared cache (or in DIR)"),
             "  trash PATH…                      " + tr("Move files to the Trash"),

@@ -1,0 +1,92 @@
+import CGLib
+import CGtk
+import DocumentCore
+import DocumentUI
+import Foundation
+import GObjectSupport
+
+/// `dossier previewer-service`: runs the Nautilus previewer service (started by D-Bus
+/// activation of `org.gnome.NautilusPreviewer`; it stays up for a while after the window
+/// closes, so the next Space is instant).
+///
+/// `dossier previewer-service --install-user` makes Dossier the previewer for this user
+/// instead of Sushi: a service file in `$XDG_DATA_HOME/dbus-1/services/`, which the session
+/// bus prefers over the system's. `--uninstall-user` removes it.
+struct PreviewerServiceCommand {
+    let arguments: [String]
+    static let idleTimeout: guint = 5 * 60 * 1000
+
+    static var userServiceFile: URL {
+        URL(fileURLWithPath: String(cString: g_get_user_data_dir()))
+            .appendingPathComponent("dbus-1/services/\(NautilusPreviewerService.busName).service")
+    }
+
+    func run() -> Int32 {
+        let parsed: ParsedArguments
+        do {
+            parsed = try ParsedArguments(arguments, flags: ["--install-user", "--uninstall-user"])
+        } catch {
+            Output.error(error.message)
+            return 2
+        }
+        if parsed.flags.contains("--install-user") { return install() }
+        if parsed.flags.contains("--uninstall-user") { return uninstall() }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else {
+            Output.error(tr("No display: the previewer needs a graphical session (dossier info works without one)."))
+            return 1
+        }
+        return MainActor.assumeIsolated { Self.serve() }
+    }
+
+    @MainActor
+    private static func serve() -> Int32 {
+        let application = adw_application_new("io.github.dossier.Dossier.Previewer", G_APPLICATION_IS_SERVICE)!
+        let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
+        g_application_set_inactivity_timeout(app, idleTimeout)
+        nonisolated(unsafe) var service: NautilusPreviewerService?
+        connectSignal(UnsafeMutableRawPointer(application), "startup") { () -> Void in
+            guard let connection = g_application_get_dbus_connection(app) else { return }
+            let created = NautilusPreviewerService(application: UnsafeMutableRawPointer(application).assumingMemoryBound(to: GtkApplication.self))
+            do {
+                try created.register(on: connection)
+                service = created
+            } catch {
+                Output.error(tr("The previewer service could not start: %s", "\(error)"))
+            }
+        }
+        MainLoopBridge.install()
+        // A service (G_APPLICATION_IS_SERVICE) waits for its inactivity timeout.
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("dossier"), nil]
+        defer { argv.forEach { free($0) } }
+        let status = g_application_run(app, 1, &argv)
+        _ = service
+        return status
+    }
+
+    private func install() -> Int32 {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let text = "[D-BUS Service]\nName=\(NautilusPreviewerService.busName)\nExec=\(binary) previewer-service\n"
+        do {
+            try FileManager.default.createDirectory(at: Self.userServiceFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try SafeSave.write(Data(text.utf8), to: Self.userServiceFile)
+        } catch {
+            Output.error(tr("The service file could not be written: %s", "\(error)"))
+            return 1
+        }
+        print(tr("Dossier is now the previewer for Space in Files (%s).", Self.userServiceFile.path))
+        print(tr("If Sushi is running, it keeps the name until it quits: run 'pkill -f sushi' once."))
+        return 0
+    }
+
+    private func uninstall() -> Int32 {
+        do {
+            try FileManager.default.removeItem(at: Self.userServiceFile)
+        } catch {
+            Output.error(tr("'%s' could not be removed: %s", Self.userServiceFile.path, error.localizedDescription))
+            return 1
+        }
+        print(tr("Dossier is no longer the previewer for Space in Files."))
+        return 0
+    }
+}
