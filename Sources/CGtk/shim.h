@@ -35,6 +35,12 @@ static inline void dossier_clipboard_set_file(GdkClipboard *clipboard, GFile *fi
     g_boxed_free(GDK_TYPE_FILE_LIST, list);
 }
 
+/* A status page that screen readers see as a named group (its default role is generic,
+   which AT-SPI does not name). */
+static inline GtkWidget *dossier_status_page_new(void) {
+    return GTK_WIDGET(g_object_new(ADW_TYPE_STATUS_PAGE, "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL));
+}
+
 /* A GVariant holding a string, for action targets (g_variant_new is variadic). */
 static inline GVariant *dossier_variant_string(const char *text) { return g_variant_new_string(text); }
 

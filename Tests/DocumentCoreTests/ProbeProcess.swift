@@ -1,3 +1,4 @@
+import DossierFixtures
 import Foundation
 import XCTest
 
@@ -45,14 +46,4 @@ final class ProbeProcess {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
-}
-
-/// Waits, polling, until `condition` holds or `timeout` passes (a safety net, not a timing).
-func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return condition()
 }

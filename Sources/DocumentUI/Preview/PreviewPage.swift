@@ -33,7 +33,7 @@ final class PreviewPage {
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
         setAccessibleName(spinner, tr("Loading"))
-        errorPage = widget(adw_status_page_new())
+        errorPage = dossier_status_page_new()
         adw_status_page_set_icon_name(OpaquePointer(errorPage), "dialog-warning-symbolic")
         // An empty page while the first 200 ms pass: no spinner flashes for quick items.
         gtk_stack_add_named(OpaquePointer(view), gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "waiting")
@@ -48,11 +48,18 @@ final class PreviewPage {
         let item = item
         work = Task { @MainActor [weak self] in
             // The type needs the file's first bytes: off the main thread.
-            let detected = await Task.detached { () -> Result<DocumentType, ItemError> in
+            let detected = await Task.detached { () -> Result<DocumentType, PreviewError> in
                 do throws(ItemError) {
-                    return .success(try ItemInfo.inspect(item.url.path).type)
+                    let info = try ItemInfo.inspect(item.url.path)
+                    switch info.kind {
+                    case .regular, .directory, .symbolicLink: return .success(info.type)
+                    default:
+                        // A FIFO or a device could be read forever: never opened.
+                        return .failure(PreviewError(tr("It is a %s, not a file: only files and folders can be previewed.",
+                                                        info.type.localizedDescription)))
+                    }
                 } catch {
-                    return .failure(error)
+                    return .failure(PreviewError(error.description))
                 }
             }.value
             guard let self, !Task.isCancelled else { return }

@@ -28,6 +28,7 @@ final class PreviewWindow {
         adw_split_button_set_label(openButton, tr("Open"))
         gtk_actionable_set_action_name(cast(widget(openButton)), "preview.open")
         setAccessibleName(widget(openButton), tr("Open in the default application"))
+        adw_split_button_set_dropdown_tooltip(openButton, tr("Open with another application"))
         adw_header_bar_pack_end(OpaquePointer(header), widget(openButton))
 
         let menu = g_menu_new()

@@ -12,7 +12,7 @@ public final class InfoRenderer: PreviewRenderer {
     public let view: Widget
 
     public init() {
-        view = widget(adw_status_page_new())
+        view = dossier_status_page_new()
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {

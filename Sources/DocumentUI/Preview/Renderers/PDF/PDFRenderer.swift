@@ -29,6 +29,7 @@ public final class PDFRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         self.item = item
+        pageWidth = fittingWidth
         let uri = item.url.absoluteString
         let opened = await Task.detached { () -> Result<PopplerDocumentReference, PreviewError> in
             var error: UnsafeMutablePointer<GError>?
@@ -50,6 +51,13 @@ public final class PDFRenderer: PreviewRenderer {
         let first = await Self.draw(document, page: 0, width: pageWidth)
         append(first, page: 0)
         drawRest(from: 1, count: count)
+    }
+
+    /// A page width that fits the window, leaving room for the margins and the scroll bar.
+    private var fittingWidth: Int32 {
+        let root = gtk_widget_get_root(view).map { widget($0) }
+        let available = root.map { gtk_widget_get_width($0) } ?? 0
+        return available > 200 ? min(max(available - 64, 200), 1600) : 900
     }
 
     private func drawRest(from start: Int, count: Int) {
@@ -109,7 +117,8 @@ public final class PDFRenderer: PreviewRenderer {
         switch change {
         case .zoomIn: pageWidth = min(pageWidth * 5 / 4, 3000)
         case .zoomOut: pageWidth = max(pageWidth * 4 / 5, 200)
-        case .fit, .actualSize: pageWidth = 900
+        case .fit: pageWidth = fittingWidth
+        case .actualSize: pageWidth = 900
         }
         drawing?.cancel()
         while let child = gtk_widget_get_first_child(column) { gtk_box_remove(cast(column), child) }

@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+
+/// What a user sees and does in the test's X display: screenshots, keys, clicks, and the
+/// accessibility tree (AT-SPI, read with Debian's pyatspi).
+enum DesktopSession {
+    static var isAvailable: Bool {
+        ProcessInfo.processInfo.environment["DISPLAY"] != nil
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/import")
+    }
+
+    /// Starts a program with the display's environment.
+    static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        var environment = ProcessInfo.processInfo.environment
+        environment["GDK_BACKEND"] = "x11"
+        environment["GSK_RENDERER"] = "cairo"
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String]) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func key(_ names: String...) {
+        for name in names {
+            run(["/usr/bin/xdotool", "key", name])
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+    }
+
+    /// Under bare Xvfb there is no window manager: a click gives the window the focus.
+    static func click(x: Int, y: Int) {
+        run(["/usr/bin/xdotool", "mousemove", String(x), String(y), "click", "1"])
+        Thread.sleep(forTimeInterval: 0.3)
+    }
+
+    /// A screenshot of the whole screen, kept in the test log folder.
+    static func screenshot(_ name: String) -> URL {
+        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-screenshots")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent(name + ".png")
+        run(["/usr/bin/import", "-window", "root", file.path])
+        return file
+    }
+
+    /// The standard deviation of a region's pixels (0: a flat, blank region).
+    static func variation(_ png: URL, x: Int, y: Int, width: Int, height: Int) -> Double {
+        Double(run(["/usr/bin/convert", png.path, "-crop", "\(width)x\(height)+\(x)+\(y)", "-colorspace", "Gray",
+                    "-format", "%[fx:standard_deviation]", "info:"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// How different two screenshots are in a region (normalised RMSE, 0: the same).
+    static func difference(_ a: URL, _ b: URL, x: Int, y: Int, width: Int, height: Int) -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/compare")
+        let crop = "\(width)x\(height)+\(x)+\(y)"
+        process.arguments = ["-metric", "RMSE", a.path + "[\(crop)]", b.path + "[\(crop)]", "null:"]
+        let errors = Pipe()
+        process.standardError = errors
+        try? process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // "1234.5 (0.0188)": the normalised value is in parentheses.
+        guard let open = text.firstIndex(of: "("), let close = text.firstIndex(of: ")") else { return 0 }
+        return Double(text[text.index(after: open)..<close]) ?? 0
+    }
+
+    /// Role and name of every named node in the accessibility tree of the app called `app`.
+    static func accessibleNames(app: String = "dossier") -> [String] {
+        let script = """
+            import pyatspi
+            def walk(node, depth):
+                try:
+                    if node.name: print(node.getRoleName() + ': ' + node.name)
+                    if depth < 30:
+                        for i in range(node.childCount): walk(node.getChildAtIndex(i), depth + 1)
+                except Exception: pass
+            for application in pyatspi.Registry.getDesktop(0):
+                if application is not None and application.name == '\(app)': walk(application, 0)
+            """
+        return run(["/usr/bin/python3", "-c", script]).split(separator: "\n").map(String.init)
+    }
+
+    /// Waits until a node named `name` is in the tree (or `timeout` passes).
+    @discardableResult
+    static func waitForAccessible(_ name: String, timeout: TimeInterval = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if accessibleNames().contains(where: { $0.contains(": " + name) }) { return true }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        return false
+    }
+}

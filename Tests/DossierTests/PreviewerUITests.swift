@@ -1,0 +1,103 @@
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// The previewer as a user sees it, under the test's Xvfb display: every renderer on the
+/// samples, the keyboard, bad files, and the Nautilus previewer service over D-Bus.
+final class PreviewerUITests: XCTestCase {
+    private var samples: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../data/samples").standardized
+    }
+
+    /// The window's content area (below the header) on the 1280×1024 test screen.
+    private let content = (x: 20, y: 70, width: 860, height: 600)
+
+    override func setUp() async throws {
+        try XCTSkipUnless(DesktopSession.isAvailable, "no display: UI tests run under `make test`, which starts Xvfb")
+    }
+
+    func testEveryItemIsRenderedAndTheArrowsWalkThem() throws {
+        // Each sample and what the accessibility tree shows for it once loaded.
+        let cases: [(String, String)] = [
+            ("photo.jpg", "Image photo.jpg"),
+            ("alpha.png", "Image alpha.png"),
+            ("animation.gif", "Image animation.gif"),
+            ("drawing.svg", "Image drawing.svg"),
+            ("document.pdf", "Page 1"),
+            ("notes.txt", "Text of notes.txt"),
+            ("hello.swift", "Text of hello.swift"),
+            ("mystery.xyz9", "Information about mystery.xyz9"),
+        ]
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + cases.map { samples.appendingPathComponent($0.0).path })
+        defer { app.terminate() }
+        var previous: URL?
+        for (index, (file, accessible)) in cases.enumerated() {
+            XCTAssertTrue(DesktopSession.waitForAccessible(accessible), "\(file): '\(accessible)' is shown")
+            XCTAssertTrue(DesktopSession.waitForAccessible("\(index + 1) of \(cases.count)"), "\(file): the header counts")
+            Thread.sleep(forTimeInterval: 0.5)  // the cross-fade
+            let shot = DesktopSession.screenshot("preview-\(index)-\(file)")
+            XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height),
+                                 0.02, "\(file): the content is not blank")
+            if let previous {
+                XCTAssertGreaterThan(DesktopSession.difference(previous, shot, x: content.x, y: content.y,
+                                                               width: content.width, height: content.height),
+                                     0.01, "\(file) looks different from the item before")
+            }
+            previous = shot
+            if index == 0 { DesktopSession.click(x: 450, y: 400) }
+            DesktopSession.key("Right")
+        }
+        // Right at the last item stays there; Left goes back; Space closes.
+        XCTAssertTrue(DesktopSession.waitForAccessible("\(cases.count) of \(cases.count)"))
+        DesktopSession.key("Left")
+        XCTAssertTrue(DesktopSession.waitForAccessible("\(cases.count - 1) of \(cases.count)"))
+        DesktopSession.key("space")
+        XCTAssertTrue(eventually { !app.isRunning }, "Space closed the previewer")
+    }
+
+    func testBadFilesEndOnAnErrorPageAndNothingHangs() throws {
+        let folder = try TemporaryFolder()
+        let truncated = try folder.write("truncated.png", bytes: Array(SampleFiles.png.prefix(30)))
+        let corrupt = try folder.write("corrupt.pdf", "%PDF-1.4\nthis is not a PDF at all\n")
+        let bomb = try folder.write("huge.png", bytes: EXIF.bombPNG(width: 30_000, height: 30_000))
+        let fifo = folder.url.appendingPathComponent("pipe.txt").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let files = [truncated.path, corrupt.path, bomb.path, fifo]
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + files)
+        defer { app.terminate() }
+        for (index, name) in ["truncated.png", "corrupt.pdf", "huge.png", "pipe.txt"].enumerated() {
+            let shown = DesktopSession.waitForAccessible("“\(name)” cannot be shown")
+            XCTAssertTrue(shown, "\(name) ends on an error page")
+            DesktopSession.screenshot("bad-\(index)-\(name)")
+            if index == 0 { DesktopSession.click(x: 450, y: 400) }
+            DesktopSession.key("Right")
+        }
+        XCTAssertTrue(app.isRunning, "the previewer is still alive")
+    }
+
+    func testShowFileOverDBusShowsTheWindowAndSetsVisible() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "no session bus")
+        let service = try DesktopSession.launch([CommandRunner.binary, "previewer-service"])
+        defer { service.terminate() }
+        func call(_ arguments: [String]) -> String {
+            DesktopSession.run(["/usr/bin/gdbus", "call", "--session", "--dest", "org.gnome.NautilusPreviewer",
+                                "--object-path", "/org/gnome/NautilusPreviewer"] + arguments)
+        }
+        func visible() -> String {
+            call(["--method", "org.freedesktop.DBus.Properties.Get", "org.gnome.NautilusPreviewer2", "Visible"])
+        }
+        let photo = samples.appendingPathComponent("photo.jpg").absoluteString
+        XCTAssertTrue(eventually { call(["--method", "org.gnome.NautilusPreviewer2.ShowFile", photo, "x11:0", "false"]) == "()\n" })
+        XCTAssertTrue(DesktopSession.waitForAccessible("Image photo.jpg"))
+        XCTAssertEqual(visible(), "(<true>,)\n")
+        let shot = DesktopSession.screenshot("dbus-showfile")
+        XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height), 0.02)
+        // The same file again with closeIfAlreadyShown toggles the window off.
+        XCTAssertEqual(call(["--method", "org.gnome.NautilusPreviewer2.ShowFile", photo, "x11:0", "true"]), "()\n")
+        XCTAssertTrue(eventually { visible() == "(<false>,)\n" })
+        XCTAssertEqual(call(["--method", "org.gnome.NautilusPreviewer2.ShowFile", photo, "x11:0", "true"]), "()\n")
+        XCTAssertTrue(eventually { visible() == "(<true>,)\n" })
+        XCTAssertEqual(call(["--method", "org.gnome.NautilusPreviewer2.Close"]), "()\n")
+        XCTAssertTrue(eventually { visible() == "(<false>,)\n" })
+    }
+}
