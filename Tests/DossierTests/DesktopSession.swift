@@ -100,6 +100,32 @@ enum DesktopSession {
         return run(["/usr/bin/python3", "-c", script]).split(separator: "\n").map(String.init)
     }
 
+    /// The screen position of the centre of the first node named `name` in the app whose name
+    /// contains `app`, from its accessible extents.
+    static func centre(of name: String, inApp app: String) -> (x: Int, y: Int)? {
+        let script = """
+            import pyatspi
+            def find(node, depth):
+                try:
+                    if node.name == '\(name)': return node
+                    if depth < 40:
+                        for i in range(node.childCount):
+                            found = find(node.getChildAtIndex(i), depth + 1)
+                            if found is not None: return found
+                except Exception: pass
+                return None
+            for application in pyatspi.Registry.getDesktop(0):
+                if application is not None and '\(app)' in (application.name or '').lower():
+                    node = find(application, 0)
+                    if node is not None:
+                        box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                        print(box.x + box.width // 2, box.y + box.height // 2)
+                        break
+            """
+        let parts = run(["/usr/bin/python3", "-c", script]).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+
     /// Waits until a node named `name` is in the tree (or `timeout` passes).
     @discardableResult
     static func waitForAccessible(_ name: String, timeout: TimeInterval = 15) -> Bool {

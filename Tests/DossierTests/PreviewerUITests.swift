@@ -100,4 +100,42 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertEqual(call(["--method", "org.gnome.NautilusPreviewer2.Close"]), "()\n")
         XCTAssertTrue(eventually { visible() == "(<false>,)\n" })
     }
+
+    func testSpaceInNautilusShowsDossiersPreviewerAndRightMovesToTheNextFile() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/nautilus"), "Debian's nautilus is not installed")
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "no session bus")
+        let install = try CommandRunner().run(["previewer-service", "--install-user"])
+        XCTAssertEqual(install.status, 0, install.errors)
+        defer { _ = try? CommandRunner().run(["previewer-service", "--uninstall-user"]) }
+        let folder = try TemporaryFolder("dossier-nautilus")
+        for name in ["alpha.png", "drawing.svg"] {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+        }
+        let nautilus = try DesktopSession.launch(["/usr/bin/nautilus", "--new-window", folder.url.path])
+        defer {
+            DesktopSession.run(["/usr/bin/nautilus", "-q"])
+            nautilus.terminate()
+            // The activated previewer service, found by the bus name it owns.
+            let pid = DesktopSession.run(["/usr/bin/gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
+                                          "--object-path", "/org/freedesktop/DBus", "--method",
+                                          "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.gnome.NautilusPreviewer"])
+            if let number = Int32(pid.filter(\.isNumber)) { kill(number, SIGTERM) }
+        }
+        var icon: (x: Int, y: Int)?
+        XCTAssertTrue(eventually(timeout: 20) {
+            icon = DesktopSession.centre(of: "alpha.png", inApp: "nautilus")
+            return icon != nil
+        }, "Nautilus shows the folder")
+        guard let icon else { return }
+        DesktopSession.screenshot("nautilus-folder")
+        DesktopSession.click(x: icon.x, y: icon.y)
+        DesktopSession.key("space")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Image alpha.png", timeout: 20), "Space in Nautilus opened Dossier's previewer")
+        DesktopSession.screenshot("nautilus-space")
+        // Right in the previewer: Nautilus moves its selection and asks for the next file.
+        DesktopSession.click(x: 450, y: 400)
+        DesktopSession.key("Right")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Image drawing.svg"), "Right showed the next file")
+        DesktopSession.screenshot("nautilus-right")
+    }
 }

@@ -74,9 +74,20 @@ struct PreviewerServiceCommand {
             Output.error(tr("The service file could not be written: %s", "\(error)"))
             return 1
         }
+        Self.reloadBusConfiguration()
         print(tr("Dossier is now the previewer for Space in Files (%s).", Self.userServiceFile.path))
         print(tr("If Sushi is running, it keeps the name until it quits: run 'pkill -f sushi' once."))
         return 0
+    }
+
+    /// Asks the session bus to read its service folders again: it does not watch a folder
+    /// that did not exist when it started.
+    private static func reloadBusConfiguration() {
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return }
+        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                "ReloadConfig", nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
+        if let reply { g_variant_unref(reply) }
+        g_object_unref(UnsafeMutableRawPointer(bus))
     }
 
     private func uninstall() -> Int32 {
@@ -86,6 +97,7 @@ struct PreviewerServiceCommand {
             Output.error(tr("'%s' could not be removed: %s", Self.userServiceFile.path, error.localizedDescription))
             return 1
         }
+        Self.reloadBusConfiguration()
         print(tr("Dossier is no longer the previewer for Space in Files."))
         return 0
     }
