@@ -27,9 +27,14 @@ let package = Package(
             pkgConfig: "gdk-pixbuf-2.0 poppler-glib pangocairo libjpeg",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpoppler-glib-dev", "libpango1.0-dev", "libjpeg62-turbo-dev"])]
         ),
+        .systemLibrary(
+            name: "CWebKit",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libwebkitgtk-6.0-dev"])]
+        ),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CWebKit"]),
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]

@@ -1,0 +1,43 @@
+import CGLib
+import CGtk
+import CWebKit
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// HTML pages through WebKitGTK, with JavaScript off and nothing loaded from the network
+/// (a content filter blocks every URL that is not local), in a memory-only session; images
+/// next to the file still show. Links are not followed in the previewer: they go to the
+/// default browser (later, to the controller's delegate).
+@MainActor
+public final class HTMLRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.html]
+    nonisolated static let limit = 8 << 20
+
+    public let view: Widget
+
+    public init() {
+        view = dossier_webview_new()
+        gtk_widget_set_vexpand(view, 1)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        let path = item.url.path
+        let read = await Task.detached { () -> Result<String, PreviewError> in
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
+            }
+            defer { try? handle.close() }
+            let data = (try? handle.read(upToCount: HTMLRenderer.limit)) ?? Data()
+            return .success(String(decoding: data, as: UTF8.self))
+        }.value
+        let html = try read.get()
+        let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
+        try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        dossier_webview_load_offline(view, html, item.url.absoluteString, store.path, { uri, _ in
+            guard let uri else { return }
+            g_app_info_launch_default_for_uri(uri, nil, nil)
+        }, nil)
+        setAccessibleName(view, tr("Web page %s", item.displayTitle))
+    }
+}
