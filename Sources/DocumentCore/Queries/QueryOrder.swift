@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// The total order of a query's items under its options: folders first if asked, then the
+/// sort key, then natural name order, then the folder (for recursive queries). Reversing
+/// keeps folders first. Two distinct items never compare equal, so an item's index in a
+/// sorted array can be found by binary search.
+struct QueryOrder: Sendable {
+    let key: QuerySortKey
+    let ascending: Bool
+    let foldersFirst: Bool
+
+    init(_ options: QueryOptions) {
+        key = options.sortKey
+        ascending = options.ascending
+        foldersFirst = options.foldersFirst
+    }
+
+    func compare(_ lhs: QueryItem, _ rhs: QueryItem) -> ComparisonResult {
+        if foldersFirst && lhs.isDirectory != rhs.isDirectory {
+            return lhs.isDirectory ? .orderedAscending : .orderedDescending
+        }
+        var result = ComparisonResult.orderedSame
+        switch key {
+        case .name: break
+        case .dateModified: result = Self.compare(lhs.modified, rhs.modified)
+        case .size: result = Self.compare(lhs.size, rhs.size)
+        case .kind:
+            if lhs.type != rhs.type {
+                result = NaturalSort.compare(KindNames.name(of: lhs.type), KindNames.name(of: rhs.type))
+                if result == .orderedSame { result = Self.compare(lhs.type.identifier, rhs.type.identifier) }
+            }
+        }
+        if result == .orderedSame { result = NaturalSort.compare(lhs.name, rhs.name) }
+        if result == .orderedSame && lhs.parent !== rhs.parent {
+            result = NaturalSort.compare(lhs.parent.relativePath, rhs.parent.relativePath)
+        }
+        guard !ascending else { return result }
+        switch result {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
+    }
+
+    func areInIncreasingOrder(_ lhs: QueryItem, _ rhs: QueryItem) -> Bool {
+        compare(lhs, rhs) == .orderedAscending
+    }
+
+    /// The index of the first element of the sorted `items` that does not sort before `item`:
+    /// where `item` is, or where it would be inserted.
+    func insertionIndex(of item: QueryItem, in items: [QueryItem]) -> Int {
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if compare(items[middle], item) == .orderedAscending {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    private static func compare<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
+        lhs < rhs ? .orderedAscending : lhs > rhs ? .orderedDescending : .orderedSame
+    }
+}
+
+/// The descriptions types sort by under `.kind`, looked up once per type: the MIME database
+/// reads a file for each.
+enum KindNames {
+    private static let cache = Mutex<[String: String]>([:])
+
+    static func name(of type: DocumentType) -> String {
+        if let known = cache.withLock({ $0[type.identifier] }) { return known }
+        let description = type.localizedDescription
+        cache.withLock { $0[type.identifier] = description }
+        return description
+    }
+}
