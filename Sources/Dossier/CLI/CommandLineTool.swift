@@ -22,6 +22,7 @@ struct CommandLineTool {
         case "info": return InfoCommand(arguments: rest).run()
         case "apps": return AppsCommand(arguments: rest).run()
         case "open": return OpenCommand(arguments: rest).run()
+        case "ls": return LsCommand(arguments: rest).run()
         default:
             Output.error(tr("Unknown command '%s'", first))
             Output.error(tr("Run 'dossier --help' to see the commands."))
@@ -39,6 +40,8 @@ struct CommandLineTool {
             "  apps --set-default APP_ID TYPE   " + tr("Make APP_ID the default application for a type"),
             "  apps --all [--json]              " + tr("List every installed application"),
             "  open [--with APP_ID] PATH…       " + tr("Open files in their default application, or in APP_ID"),
+            "  ls [--all] [--json] DIR          " + tr("List a folder as the browser does: folders first, natural name order"),
+            "  ls --sort date|size|kind DIR     " + tr("Sort by date modified, size or kind instead; --reverse reverses"),
             "",
             tr("Options:"),
             "  -h, --help                       " + tr("Show this help"),
