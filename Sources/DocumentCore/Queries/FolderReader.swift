@@ -1,3 +1,4 @@
+import CGLib
 import Foundation
 
 /// Reads one folder in batches: `readdir` (getdents underneath) on the folder's descriptor and
@@ -133,15 +134,20 @@ enum ItemMaking {
     }
 }
 
-/// Types by name for one query, with each type's identifier stored once however many items
-/// share it (a 24-byte MIME type per item would otherwise be its own allocation).
+/// Types by name for one query: `DocumentType(fileName:)`, with the MIME type GIO guesses
+/// made into a `DocumentType` once per distinct answer (its normalisation goes through
+/// Foundation and costs more than the guess), so every item of a type shares one identifier.
 final class TypeNamer {
-    private var interned: [String: DocumentType] = [:]
+    private var types: [String: DocumentType] = [:]
 
     func type(forName name: String) -> DocumentType {
-        let type = DocumentType(fileName: name)
-        if let shared = interned[type.identifier] { return shared }
-        interned[type.identifier] = type
+        var uncertain: gboolean = 0
+        guard let guessed = g_content_type_guess(name, nil, 0, &uncertain) else { return .data }
+        defer { g_free(guessed) }
+        let mimeType = String(cString: guessed)
+        if let known = types[mimeType] { return known }
+        let type = DocumentType(mimeType: mimeType)
+        types[mimeType] = type
         return type
     }
 }

@@ -36,14 +36,21 @@ public enum NaturalSort {
     /// The comparison of two printable-ASCII names with root-collation weights, or nil when
     /// either has another byte.
     static func asciiCompare(_ lhs: String, _ rhs: String) -> ComparisonResult? {
+        // Native strings lend their bytes without a copy (or a retain); others are made native.
+        let borrowed = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in compareIfPrintableASCII(left, right) }
+        }
+        if let borrowed, let result = borrowed { return result }
         var lhs = lhs
         var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                guard isPrintableASCII(left), isPrintableASCII(right) else { return nil }
-                return compareBytes(left, right)
-            }
-        }
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in compareIfPrintableASCII(left, right) } }
+    }
+
+    private static func compareIfPrintableASCII(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    ) -> ComparisonResult? {
+        guard isPrintableASCII(left), isPrintableASCII(right) else { return nil }
+        return compareBytes(left, right)
     }
 
     private static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -80,9 +80,10 @@ extension QueryEngine {
             if !more { gathering.reader = nil }
         }
         if gathering.purpose == .initial && gathering.items.count > gathering.delivered {
-            // Sorting the batch in place also leaves sorted runs for the final sort to merge.
-            gathering.items[gathering.delivered...].sort(by: model.order.areInIncreasingOrder)
-            deliver(.batch(Array(gathering.items[gathering.delivered...])))
+            // Putting the sorted batch back leaves sorted runs for the final sort to merge.
+            let batch = model.order.sorted(gathering.items[gathering.delivered...])
+            gathering.items.replaceSubrange(gathering.delivered..., with: batch)
+            deliver(.batch(batch))
             gathering.delivered = gathering.items.count
         }
         gathering.stepSize = min(gathering.stepSize * 2, Self.largestStep)
@@ -116,7 +117,7 @@ extension QueryEngine {
         // readdir may return a name twice when the folder changes while it is read.
         var seen = Set<PathKey>(minimumCapacity: items.count)
         items.removeAll { !seen.insert($0.key).inserted }
-        items.sort(by: model.order.areInIncreasingOrder)
+        items = model.order.sorted(items)
         folders = gathering.listedFolders
         hiddenNames = gathering.hiddenNames
         phase = .live

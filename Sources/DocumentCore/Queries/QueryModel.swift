@@ -95,7 +95,7 @@ struct QueryModel {
     /// Re-sorts under a new order.
     mutating func reorder(_ newOrder: QueryOrder) {
         order = newOrder
-        items.sort(by: order.areInIncreasingOrder)
+        items = order.sorted(items)
     }
 
     /// Relative paths of every item under the folder `folder` (not the folder itself).
@@ -110,7 +110,7 @@ struct QueryModel {
             }
             return
         }
-        let sorted = arriving.sorted(by: order.areInIncreasingOrder)
+        let sorted = order.sorted(arriving)
         var merged: [QueryItem] = []
         merged.reserveCapacity(items.count + sorted.count)
         var left = 0

@@ -17,23 +17,29 @@ struct QueryOrder: Sendable {
     }
 
     func compare(_ lhs: QueryItem, _ rhs: QueryItem) -> ComparisonResult {
-        if foldersFirst && lhs.isDirectory != rhs.isDirectory {
-            return lhs.isDirectory ? .orderedAscending : .orderedDescending
+        withUnsafePointer(to: lhs) { left in withUnsafePointer(to: rhs) { right in compare(left, right) } }
+    }
+
+    /// The comparison itself, reading fields in place: passing whole items would copy them,
+    /// retaining their strings and folder, and that cost more than comparing.
+    private func compare(_ lhs: UnsafePointer<QueryItem>, _ rhs: UnsafePointer<QueryItem>) -> ComparisonResult {
+        if foldersFirst && lhs.pointee.isDirectory != rhs.pointee.isDirectory {
+            return lhs.pointee.isDirectory ? .orderedAscending : .orderedDescending
         }
         var result = ComparisonResult.orderedSame
         switch key {
         case .name: break
-        case .dateModified: result = Self.compare(lhs.modified, rhs.modified)
-        case .size: result = Self.compare(lhs.size, rhs.size)
+        case .dateModified: result = Self.compare(lhs.pointee.modified, rhs.pointee.modified)
+        case .size: result = Self.compare(lhs.pointee.size, rhs.pointee.size)
         case .kind:
-            if lhs.type != rhs.type {
-                result = NaturalSort.compare(KindNames.name(of: lhs.type), KindNames.name(of: rhs.type))
-                if result == .orderedSame { result = Self.compare(lhs.type.identifier, rhs.type.identifier) }
+            if lhs.pointee.type != rhs.pointee.type {
+                result = NaturalSort.compare(KindNames.name(of: lhs.pointee.type), KindNames.name(of: rhs.pointee.type))
+                if result == .orderedSame { result = Self.compare(lhs.pointee.type.identifier, rhs.pointee.type.identifier) }
             }
         }
-        if result == .orderedSame { result = NaturalSort.compare(lhs.name, rhs.name) }
-        if result == .orderedSame && lhs.parent !== rhs.parent {
-            result = NaturalSort.compare(lhs.parent.relativePath, rhs.parent.relativePath)
+        if result == .orderedSame { result = NaturalSort.compare(lhs.pointee.name, rhs.pointee.name) }
+        if result == .orderedSame && lhs.pointee.parent !== rhs.pointee.parent {
+            result = NaturalSort.compare(lhs.pointee.parent.relativePath, rhs.pointee.parent.relativePath)
         }
         guard !ascending else { return result }
         switch result {
@@ -46,6 +52,20 @@ struct QueryOrder: Sendable {
     func areInIncreasingOrder(_ lhs: QueryItem, _ rhs: QueryItem) -> Bool {
         compare(lhs, rhs) == .orderedAscending
     }
+
+    /// `items` in this order. Sorts indices, not items: moving an item means retaining its
+    /// strings and folder, moving an index nothing, and that was most of the time a sort took.
+    /// Runs already in order (sorted batches) are merged, not sorted again.
+    func sorted(_ items: ArraySlice<QueryItem>) -> [QueryItem] {
+        items.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var indices = Array(buffer.indices)
+            indices.sort { compare(base + $0, base + $1) == .orderedAscending }
+            return indices.map { buffer[$0] }
+        }
+    }
+
+    func sorted(_ items: [QueryItem]) -> [QueryItem] { sorted(items[...]) }
 
     /// The index of the first element of the sorted `items` that does not sort before `item`:
     /// where `item` is, or where it would be inserted.
