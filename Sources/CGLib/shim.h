@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <malloc.h>
 
 /* Macros and variadic functions Clang does not import, as small prefixed helpers. */
 

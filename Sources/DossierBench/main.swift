@@ -7,6 +7,7 @@ import Foundation
 
 let benchmarks: [String: () throws -> Void] = [
     "types": TypeDetectionBenchmark.run,
+    "query": DirectoryQueryBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())
