@@ -302,6 +302,13 @@ final class DirectoryQueryTests: XCTestCase {
         }
     }
 
+    func testRemoteLocationsAreAClearError() throws {
+        let remote = try XCTUnwrap(URL(string: "sftp://example.org/home/me"))
+        XCTAssertThrowsError(try DirectoryQuery.gather(folder: remote)) { error in
+            XCTAssertEqual(error as? DirectoryQueryError, .notLocal(location: "sftp://example.org/home/me"))
+        }
+    }
+
     func testUnreadableFolderIsPermissionDenied() throws {
         try XCTSkipIf(getuid() == 0, "root reads every folder; LsCommandTests checks this as another user")
         let folder = try TemporaryFolder("dossier-query")

@@ -87,6 +87,11 @@ final class LsCommandTests: XCTestCase {
         let sort = try runner.run(["ls", "--sort", "colour", folder.url.path])
         XCTAssertEqual(sort.status, 2)
         XCTAssertTrue(sort.errors.contains("Unknown sort 'colour'"), sort.errors)
+        let remote = try runner.run(["ls", "sftp://example.org/home"])
+        XCTAssertEqual(remote.status, 1)
+        XCTAssertTrue(remote.errors.contains("is not a local folder"), remote.errors)
+        let uri = try runner.run(["ls", folder.url.absoluteString])
+        XCTAssertEqual(uri.status, 0, uri.errors)
         let help = try runner.run(["--help"])
         XCTAssertTrue(help.output.contains("  ls "), help.output)
     }

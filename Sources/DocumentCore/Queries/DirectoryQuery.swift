@@ -28,11 +28,14 @@ public final class DirectoryQuery: Sendable {
         var options: QueryOptions
     }
 
-    /// A query of `folder` with `options`; nothing happens until it is started.
+    /// A query of `folder` (a local `file:` URL; other locations fail with `.notLocal`) with
+    /// `options`; nothing happens until it is started.
     public init(folder: URL, options: QueryOptions = QueryOptions()) {
-        self.folder = folder.standardizedFileURL
+        self.folder = folder.isFileURL ? folder.standardizedFileURL : folder
         let path = Self.normalizedPath(folder)
-        engine = QueryEngine(root: QueryFolder(path: path, relativePath: ""), options: options)
+        engine = QueryEngine(
+            root: QueryFolder(path: path, relativePath: ""), options: options,
+            remoteLocation: folder.isFileURL ? nil : folder.absoluteString)
         state = Mutex(State(options: options))
     }
 
@@ -106,6 +109,7 @@ public final class DirectoryQuery: Sendable {
     /// changes this process makes (the file coordinator calls it); call it for both ends of a
     /// move. Locations are compared by path, without resolving links.
     public static func noteChange(at url: URL) {
+        guard url.isFileURL else { return }
         let path = normalizedPath(url)
         for engine in QueryRegistry.all where path == engine.root.path || path.hasPrefix(engine.root.path) {
             engine.perform { $0.noteChange(absolutePath: path) }

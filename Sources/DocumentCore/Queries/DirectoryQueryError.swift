@@ -14,6 +14,8 @@ public enum DirectoryQueryError: Error, Equatable, Sendable, CustomStringConvert
     case unmounted(name: String)
     /// Changes to the folder cannot be followed (inotify's limits); the listing stays as gathered.
     case changesNotFollowed(name: String, reason: String)
+    /// The location is not a local folder (remote GVFS locations are not listed yet).
+    case notLocal(location: String)
     /// Anything else the system reported.
     case failed(name: String, reason: String)
 
@@ -36,6 +38,7 @@ public enum DirectoryQueryError: Error, Equatable, Sendable, CustomStringConvert
         case .unmounted(let name): tr("The folder '%s' is on a volume that was unmounted", name)
         case .changesNotFollowed(let name, let reason):
             tr("Changes to '%s' will not show until it is opened again: %s", name, reason)
+        case .notLocal(let location): tr("'%s' is not a local folder: only local folders can be listed for now", location)
         case .failed(let name, let reason): tr("The folder '%s' could not be listed: %s", name, reason)
         }
     }

@@ -11,6 +11,8 @@ actor QueryEngine {
     }
 
     nonisolated let root: QueryFolder
+    /// Set for a location that is not a local path: the query then only reports so.
+    nonisolated let remoteLocation: String?
     nonisolated let executor: QueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -33,8 +35,9 @@ actor QueryEngine {
     var warnedAboutWatchLimit = false
     let namer = TypeNamer()
 
-    init(root: QueryFolder, options: QueryOptions) {
+    init(root: QueryFolder, options: QueryOptions, remoteLocation: String? = nil) {
         self.root = root
+        self.remoteLocation = remoteLocation
         self.options = options
         model = QueryModel(order: QueryOrder(options))
         executor = QueueExecutor(label: "dossier.query")
@@ -49,6 +52,10 @@ actor QueryEngine {
         guard phase == .idle else { return }
         self.sink = sink
         QueryRegistry.add(self)
+        if let remoteLocation {
+            fail(.notLocal(location: remoteLocation))
+            return
+        }
         if options.observesChanges {
             startWatching()
             guard phase != .ended else { return }

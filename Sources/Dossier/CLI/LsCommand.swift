@@ -34,7 +34,9 @@ struct LsCommand {
         options.ascending = !parsed.flags.contains("--reverse")
         options.showsHidden = parsed.flags.contains("--all")
         let location = parsed.operands.first ?? "."
-        let folder = location.hasPrefix("file:") ? URL(string: location) ?? URL(fileURLWithPath: location) : URL(fileURLWithPath: location)
+        // A URI (file:///…, sftp://…) is taken as one; anything else is a path.
+        let isURI = location.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) != nil
+        let folder = isURI ? URL(string: location) ?? URL(fileURLWithPath: location) : URL(fileURLWithPath: location)
 
         let items: [QueryItem]
         do {
