@@ -1,4 +1,5 @@
 import DocumentCore
+import DossierFixtures
 import Foundation
 import Synchronization
 import XCTest
@@ -90,6 +91,25 @@ final class QueryRecorder: Sendable {
         wait(file: file, line: line) { $0.changeSets.count > count }
         waitUntilQuiet(file: file, line: line)
         return Array(snapshot.changeSets.dropFirst(count))
+    }
+}
+
+extension XCTestCase {
+    func liveFixture(_ names: [String]) throws -> (TemporaryFolder, QueryRecorder) {
+        let folder = try TemporaryFolder("dossier-query-live")
+        for name in names { try folder.write(name, name) }
+        let recorder = QueryRecorder(folder.url)
+        recorder.waitUntilGathered()
+        XCTAssertEqual(recorder.names, names)
+        return (folder, recorder)
+    }
+
+    /// The list rebuilt from the delivered change sets equals a new listing of the folder.
+    func assertMatchesAFreshGathering(
+        _ recorder: QueryRecorder, _ folder: TemporaryFolder, options: QueryOptions = QueryOptions(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        XCTAssertEqual(recorder.items, try DirectoryQuery.gather(folder: folder.url, options: options), file: file, line: line)
     }
 }
 
