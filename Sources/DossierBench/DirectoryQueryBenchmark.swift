@@ -29,19 +29,17 @@ enum DirectoryQueryBenchmark {
         _ = DocumentType(fileName: "warm.txt")
         _ = NaturalSort.compare("a", "b")
 
-        // Memory: resident size holding one gathered list, then two (each read after malloc_trim,
-        // so memory the gathering freed is not counted). The first list also pays one-time costs
-        // (worker threads, their malloc arenas); the second is what each further item costs.
-        let before = residentBytes()
-        var first = Gathering.run(folder.url)
-        let withOne = residentBytes()
-        var second = Gathering.run(folder.url)
-        let withTwo = residentBytes()
-        let itemCount = first.items.count
-        let firstPerItem = Double(withOne - before) / Double(max(itemCount, 1))
-        let perItem = Double(withTwo - withOne) / Double(max(second.items.count, 1))
-        first = Gathering.Result()
-        second = Gathering.Result()
+        // Memory, while the heap is fresh: resident size (RSS, after malloc_trim so memory the
+        // gathering freed is not counted) and bytes allocated (mallinfo2, every arena) with the
+        // gathered list held, less before. RSS also holds one-time costs: worker threads and
+        // their allocator arenas.
+        let residentBefore = residentBytes()
+        let allocatedBefore = allocatedBytes()
+        var held = Gathering.run(folder.url)
+        let itemCount = max(held.items.count, 1)
+        let resident = Double(residentBytes() - residentBefore) / Double(itemCount)
+        let allocated = Double(allocatedBytes() - allocatedBefore) / Double(itemCount)
+        held = Gathering.Result()
 
         var firstBatches: [Double] = []
         var firstBatchSizes: [Int] = []
@@ -67,8 +65,8 @@ enum DirectoryQueryBenchmark {
         print("  first batch (\(firstBatchSizes.min() ?? 0) items, sorted)       \(ms(firstBatch))")
         print("  full gathering, typed, sorted      \(ms(gathered))   \(String(format: "%5.2f×", gathered / find)) find's time")
         print("  find -maxdepth 1 -printf …         \(ms(find))    1.00× (peer, a subprocess into a pipe)")
-        print(String(format: "  memory per item                    %7.0f bytes (resident size of each further list; an item is %d bytes + a name longer than 15)", perItem, MemoryLayout<QueryItem>.stride))
-        print(String(format: "  memory per item, first list        %7.0f bytes (with one-time costs: threads, allocator arenas)", firstPerItem))
+        print(String(format: "  memory per item                    %7.0f bytes allocated (an item is %d bytes + a name longer than 15)", allocated, MemoryLayout<QueryItem>.stride))
+        print(String(format: "  resident memory per item           %7.0f bytes (RSS; with threads and allocator arenas)", resident))
         print("  natural sort of \(fileCount) names      \(ms(natural))   \(String(format: "%5.1f×", foundation / natural)) faster than localizedStandardCompare (\(ms(foundation)))")
         print("  one change among \(itemCount)          \(ms(change))   (noteChange to change set delivered, median of 20)")
     }
@@ -154,6 +152,11 @@ enum DirectoryQueryBenchmark {
         let fields = statm.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    private static func allocatedBytes() -> Int {
+        let info = mallinfo2()
+        return Int(info.uordblks + info.hblkhd)
     }
 
     private static func median(_ samples: [Double]) -> Double {

@@ -88,7 +88,7 @@ extension QueryEngine {
         }
         gathering.stepSize = min(gathering.stepSize * 2, Self.largestStep)
         if finished {
-            finishGathering(gathering)
+            finishGathering(&gathering)
         } else {
             self.gathering = gathering
             scheduleGatheringStep()
@@ -112,11 +112,16 @@ extension QueryEngine {
         }
     }
 
-    private func finishGathering(_ gathering: Gathering) {
+    private func finishGathering(_ gathering: inout Gathering) {
+        // Taken out so the gathering's arrays are freed before anything is delivered.
         var items = gathering.items
-        // readdir may return a name twice when the folder changes while it is read.
-        var seen = Set<PathKey>(minimumCapacity: items.count)
-        items.removeAll { !seen.insert($0.key).inserted }
+        gathering.items = []
+        gathering.scratch = []
+        do {
+            // readdir may return a name twice when the folder changes while it is read.
+            var seen = Set<PathKey>(minimumCapacity: items.count)
+            items.removeAll { !seen.insert($0.key).inserted }
+        }
         items = model.order.sorted(items)
         folders = gathering.listedFolders
         hiddenNames = gathering.hiddenNames
@@ -125,6 +130,7 @@ extension QueryEngine {
         switch gathering.purpose {
         case .initial, .reload:
             model.items = items
+            items = []
             // Changes seen while reading are folded in before anything is shown as complete.
             if !pending.needsRescan { _ = applyPending() }
             deliver(.reload(model.items, gathering.purpose == .initial ? .gathered : .optionsChanged))
