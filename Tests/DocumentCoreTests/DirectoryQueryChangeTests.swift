@@ -103,12 +103,19 @@ final class DirectoryQueryChangeTests: XCTestCase {
 
     func testBurstOfCreatesIsCoalesced() throws {
         let (folder, recorder) = try liveFixture(["existing.txt"])
+        let started = ContinuousClock.now
         try shell("seq 1000 | sed 's/^/burst/' | xargs touch", in: folder.url)
+        let burst = ContinuousClock.now - started
         recorder.wait { $0.items.count == 1001 }
         recorder.waitUntilQuiet()
         let record = recorder.snapshot
         XCTAssertEqual(record.insertedNames.count, 1000)
-        XCTAssertLessThanOrEqual(record.changeSets.count, 10, "1,000 creates in one burst arrive in a few change sets")
+        // At most one change set per coalescing interval while the burst lasted (however long
+        // a loaded machine made it), and one or two for events still queued when it ended.
+        let interval = QueryOptions().coalescingInterval
+        let allowed = Int(burst / interval) + 2
+        XCTAssertLessThanOrEqual(record.changeSets.count, allowed, "1,000 creates in \(burst)")
+        XCTAssertLessThan(record.changeSets.count, 100)
         try assertMatchesAFreshGathering(recorder, folder)
     }
 
