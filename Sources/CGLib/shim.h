@@ -39,6 +39,7 @@ static inline int dossier_ofd_unlock(int fd) {
     return fcntl(fd, F_OFD_SETLK, &lock);
 }
 #include <sys/syscall.h>
+#include <malloc.h>
 
 /* Macros and variadic functions Clang does not import, as small prefixed helpers. */
 

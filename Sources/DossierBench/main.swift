@@ -9,6 +9,7 @@ let benchmarks: [String: () throws -> Void] = [
     "types": TypeDetectionBenchmark.run,
     "coordination": CoordinationBenchmark.run,
     "thumbnails": ThumbnailBenchmark.run,
+    "query": DirectoryQueryBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

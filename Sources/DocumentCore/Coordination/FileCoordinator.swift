@@ -157,6 +157,8 @@ public final class FileCoordinator: Sendable {
     }
 
     private func reportWrite(at path: String, existed: Bool) {
+        // Live folder queries show coordinated changes at once, without waiting for inotify.
+        DirectoryQuery.noteChange(at: URL(fileURLWithPath: path))
         guard !PresenterRegistry.shared.isEmpty else { return }
         let url = URL(fileURLWithPath: path)
         let change: PresentedChange = FileState(path: path) == nil ? .deleted(url) : existed ? .changed(url) : .appeared(url)
@@ -165,6 +167,8 @@ public final class FileCoordinator: Sendable {
     }
 
     private func itemMoved(from: String, to: String) {
+        DirectoryQuery.noteChange(at: URL(fileURLWithPath: from))
+        DirectoryQuery.noteChange(at: URL(fileURLWithPath: to))
         PresenterRegistry.shared.deliver(
             .moved(from: URL(fileURLWithPath: from), to: URL(fileURLWithPath: to)), excluding: excluded, fromCoordinator: true)
     }

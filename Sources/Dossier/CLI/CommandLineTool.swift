@@ -27,6 +27,7 @@ struct CommandLineTool {
         case "previewer-service": return PreviewerServiceCommand(arguments: rest).run()
         case "trash": return TrashCommand(arguments: rest).run()
         case "restore": return RestoreCommand(arguments: rest).run()
+        case "ls": return LsCommand(arguments: rest).run()
         default:
             Output.error(tr("Unknown command '%s'", first))
             Output.error(tr("Run 'dossier --help' to see the commands."))
@@ -53,6 +54,8 @@ struct CommandLineTool {
             "  trash --list [--json]            " + tr("List what is in the Trash"),
             "  trash --empty                    " + tr("Delete everything in the Trash for good"),
             "  restore NAME…                    " + tr("Put items from the Trash back where they were"),
+            "  ls [--all] [--json] DIR          " + tr("List a folder as the browser does: folders first, natural name order"),
+            "  ls --sort date|size|kind DIR     " + tr("Sort by date modified, size or kind instead; --reverse reverses"),
             "",
             tr("Options:"),
             "  -h, --help                       " + tr("Show this help"),
