@@ -56,7 +56,7 @@ test-swift:
 	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_HOME)/runtime \
 	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(CURDIR)/$(BIN) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-	  $(SWIFT) test -c $(CONFIG) --skip-build --disable-swift-testing
+	  bash tools/test-session.sh $(SWIFT) test -c $(CONFIG) --skip-build --disable-swift-testing
 
 test-install:
 	rm -rf $(BUILD_DIR)/meson $(BUILD_DIR)/stage
