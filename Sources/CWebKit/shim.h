@@ -6,6 +6,7 @@
 #include <webkit/webkit.h>
 
 typedef void (*DossierLinkHandler)(const char *uri, gpointer data);
+typedef void (*DossierLoadFinished)(gboolean ok, gpointer data);
 
 typedef struct {
     WebKitWebView *view;
@@ -13,7 +14,22 @@ typedef struct {
     char *base_uri;
     DossierLinkHandler on_link;
     gpointer link_data;
+    DossierLoadFinished on_finished;
+    gpointer finished_data;
 } DossierWebLoad;
+
+/* Reports the end of the document's load once (the page is then drawn). */
+static void dossier_webview_finish(DossierWebLoad *load, gboolean ok) {
+    if (load->on_finished != NULL) {
+        DossierLoadFinished finished = load->on_finished;
+        load->on_finished = NULL;
+        finished(ok, load->finished_data);
+    }
+}
+
+static void dossier_webview_load_changed(WebKitWebView *view, WebKitLoadEvent event, gpointer data) {
+    if (event == WEBKIT_LOAD_FINISHED) dossier_webview_finish(data, TRUE);
+}
 
 /* Link clicks (and any navigation away from the document) go to the handler, never load. */
 static gboolean dossier_webview_decide_policy(WebKitWebView *view, WebKitPolicyDecision *decision,
@@ -47,6 +63,7 @@ static void dossier_webview_filter_saved(GObject *source, GAsyncResult *result, 
         /* Without the filter remote loads could not be stopped: show nothing rather than leak. */
         webkit_web_view_load_plain_text(load->view, error ? error->message : "");
         g_clear_error(&error);
+        dossier_webview_finish(load, FALSE);
     }
     g_object_unref(load->view);
 }
@@ -69,14 +86,18 @@ static inline GtkWidget *dossier_webview_new(void) {
 /* Loads html (with base_uri for relative images) once a filter blocking every non-file URL
    is compiled into store_path; link clicks go to on_link. The load owns its strings. */
 static inline void dossier_webview_load_offline(GtkWidget *view, const char *html, const char *base_uri,
-                                                const char *store_path, DossierLinkHandler on_link, gpointer link_data) {
+                                                const char *store_path, DossierLinkHandler on_link, gpointer link_data,
+                                                DossierLoadFinished on_finished, gpointer finished_data) {
     DossierWebLoad *load = g_new0(DossierWebLoad, 1);
     load->view = WEBKIT_WEB_VIEW(g_object_ref(view));
     load->html = g_strdup(html);
     load->base_uri = g_strdup(base_uri);
     load->on_link = on_link;
     load->link_data = link_data;
+    load->on_finished = on_finished;
+    load->finished_data = finished_data;
     g_signal_connect(view, "decide-policy", G_CALLBACK(dossier_webview_decide_policy), load);
+    g_signal_connect(view, "load-changed", G_CALLBACK(dossier_webview_load_changed), load);
     WebKitUserContentFilterStore *store = webkit_user_content_filter_store_new(store_path);
     /* Block everything, then let local files and about: through (WebKit's rule regexes have
        no look-ahead, so "everything but" is two rules). */

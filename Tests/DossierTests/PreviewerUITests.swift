@@ -138,4 +138,47 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("Image drawing.svg"), "Right showed the next file")
         DesktopSession.screenshot("nautilus-right")
     }
+
+    func testHTMLOfficeDocumentsAndInstalledPreviewers() throws {
+        let folder = try TemporaryFolder("dossier-previewers")
+        // An installed previewer for tar archives that writes a text summary.
+        let home = folder.url.appendingPathComponent("data")
+        try folder.write("data/dossier/previewers/tar-summary.previewer", """
+            [Previewer Entry]
+            Name=Tar summary
+            TryExec=bash
+            Exec=bash -c "echo 'An archive, summarised by an external previewer' > \\"$1\\"" previewer %o
+            MimeType=application/x-tar;
+            Output=text
+
+            """)
+        let archive = try folder.write("backup.tar", bytes: SampleFiles.tar)
+        var files = [samples.appendingPathComponent("page.html").path, archive.path]
+        var expected = ["Web page page.html", "Tar summary preview of backup.tar"]
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice") {
+            // A real OpenDocument text, made by LibreOffice itself.
+            let text = try folder.write("letter.txt", "A letter written for the office renderer.\n")
+            DesktopSession.run(["/usr/bin/soffice", "--headless", "-env:UserInstallation=file://\(folder.url.path)/profile",
+                                "--convert-to", "odt", "--outdir", folder.url.path, text.path])
+            files.append(folder.url.appendingPathComponent("letter.odt").path)
+            expected.append("Document letter.odt")
+        }
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + files,
+                                            environment: ["XDG_DATA_HOME": home.path,
+                                                          "XDG_CACHE_HOME": folder.url.appendingPathComponent("cache").path])
+        defer { app.terminate() }
+        for (index, name) in expected.enumerated() {
+            XCTAssertTrue(DesktopSession.waitForAccessible(name, timeout: 60), "\(name) is shown")
+            // WebKit and the converters draw after the page reports ready: wait for the drawing.
+            // Some of these are a line or two of text on white: a low bar, but not blank.
+            var variation = 0.0
+            XCTAssertTrue(eventually(timeout: 15) {
+                let shot = DesktopSession.screenshot("converted-\(index)")
+                variation = DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height)
+                return variation > 0.005
+            }, "\(name) is drawn (variation \(variation))")
+            if index == 0 { DesktopSession.click(x: 450, y: 400) }
+            DesktopSession.key("Right")
+        }
+    }
 }

@@ -47,7 +47,7 @@ public final class PreviewController {
     /// True when some renderer besides the info page shows the item's type.
     public static func canPreview(_ item: PreviewItem) -> Bool {
         guard let type = try? DocumentType(contentsOf: item.url.path) else { return false }
-        return PreviewRendererRegistry.shared.renderer(for: type) != InfoRenderer.self
+        return PreviewRendererRegistry.shared.hasContentRenderer(for: type)
     }
 
     /// Shows the window, transient for `parent`, and gives it the focus.

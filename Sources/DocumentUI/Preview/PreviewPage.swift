@@ -86,8 +86,7 @@ final class PreviewPage {
 
     private func render(as type: DocumentType) async {
         self.type = type
-        let rendererType = PreviewRendererRegistry.shared.renderer(for: type)
-        let renderer = rendererType.init()
+        let renderer = PreviewRendererRegistry.shared.makeRenderer(for: type)
         self.renderer = renderer
         gtk_stack_add_named(OpaquePointer(view), renderer.view, "content")
         do {

@@ -66,35 +66,13 @@ struct ExternalThumbnailer: Sendable {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: String(cString: strerror(errno)))
         }
         defer { try? FileManager.default.removeItem(at: output) }
-        let sandboxed = takeString(g_find_program_in_path("bwrap")) != nil
-        let ext = (source.name as NSString).pathExtension
-        let inputInside = sandboxed ? "/tmp/dossier-input" + (ext.isEmpty ? "" : "." + ext) : source.path
-        let outputInside = sandboxed ? "/tmp/dossier-output/thumbnail.png" : output.appendingPathComponent("thumbnail.png").path
-        let inputURI = sandboxed ? takeString(g_filename_to_uri(inputInside, nil, nil)) ?? "" : source.uri
-
-        var argc: Int32 = 0
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-        guard g_shell_parse_argv(exec, &argc, &argv, nil) != 0 else {
+        let sandboxed = Sandbox.isAvailable
+        let paths = Sandbox.paths(input: source.path, outputFolder: output.path, outputName: "thumbnail.png")
+        let inputURI = sandboxed ? takeString(g_filename_to_uri(paths.input, nil, nil)) ?? "" : source.uri
+        guard let command = Sandbox.expand(exec, input: paths.input, uri: inputURI, output: paths.output, size: edge) else {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its Exec line cannot be read"))
         }
-        let command = takeStringArray(argv).map { argument in
-            Self.expand(argument, input: inputInside, uri: inputURI, output: outputInside, size: edge)
-        }
-        var arguments = command
-        if sandboxed {
-            arguments = ["bwrap",
-                         "--ro-bind", "/usr", "/usr",
-                         "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
-                         "--ro-bind-try", "/etc/alternatives", "/etc/alternatives",
-                         "--ro-bind-try", "/etc/fonts", "/etc/fonts",
-                         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-                         "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
-                         "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-                         "--ro-bind", source.path, inputInside,
-                         "--bind", output.path, "/tmp/dossier-output",
-                         "--chdir", "/", "--setenv", "GIO_USE_VFS", "local",
-                         "--unshare-all", "--die-with-parent", "--new-session", "--"] + command
-        }
+        let arguments = Sandbox.wrap(command, input: source.path, outputFolder: output.path, paths: paths)
         switch SandboxedProcess(arguments: arguments).run(timeout: timeout) {
         case .timedOut:
             throw .timedOut(name: source.name, thumbnailer: name, seconds: Int(timeout.components.seconds))
@@ -122,25 +100,5 @@ struct ExternalThumbnailer: Sendable {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its image could not be read"))
         }
         return Pixbuf(adopting: decoded).fitting(edge)
-    }
-
-    static func expand(_ argument: String, input: String, uri: String, output: String, size: Int) -> String {
-        var result = ""
-        var characters = argument.makeIterator()
-        while let character = characters.next() {
-            guard character == "%", let code = characters.next() else {
-                result.append(character)
-                continue
-            }
-            switch code {
-            case "i": result += input
-            case "u": result += uri
-            case "o": result += output
-            case "s": result += String(size)
-            case "%": result += "%"
-            default: break
-            }
-        }
-        return result
     }
 }

@@ -44,28 +44,67 @@ public struct PreviewError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The renderers available, built-in and registered by the app.
+/// The renderers available: built-in, registered by the app, and the installed external
+/// previewers (`.previewer` files).
 @MainActor
 public final class PreviewRendererRegistry {
     public static let shared = PreviewRendererRegistry()
 
-    private var renderers: [any PreviewRenderer.Type] = [
-        ImageRenderer.self, PDFRenderer.self, HTMLRenderer.self, TextRenderer.self, InfoRenderer.self,
+    @MainActor
+    private enum Entry {
+        case renderer(any PreviewRenderer.Type)
+        case external(ExternalPreviewer)
+
+        var supportedTypes: [DocumentType] {
+            switch self {
+            case .renderer(let type): type.supportedTypes
+            case .external(let previewer): previewer.types
+            }
+        }
+    }
+
+    private var entries: [Entry] = [
+        .renderer(ImageRenderer.self), .renderer(PDFRenderer.self), .renderer(HTMLRenderer.self),
+        .renderer(OfficeRenderer.self), .renderer(TextRenderer.self), .renderer(InfoRenderer.self),
     ]
+
+    init(externalPreviewers: [ExternalPreviewer] = ExternalPreviewer.installed()) {
+        // Installed previewers come before the built-in renderers: for the same type they win.
+        entries.insert(contentsOf: externalPreviewers.map(Entry.external), at: 0)
+    }
 
     /// Adds a renderer; a later registration wins over an earlier one for the same type.
     public func register(_ renderer: any PreviewRenderer.Type) {
-        renderers.insert(renderer, at: 0)
+        entries.insert(.renderer(renderer), at: 0)
     }
 
-    /// The renderer for `type`: the one naming the type itself, then a family or group the
+    /// A renderer for `type`: the one naming the type itself, then a family or group the
     /// type belongs to (`image/*`, source code), then the nearest declared supertype; the
     /// catch-all `application/octet-stream` last of all.
-    public func renderer(for type: DocumentType) -> any PreviewRenderer.Type {
+    public func makeRenderer(for type: DocumentType) -> any PreviewRenderer {
+        switch bestEntry(for: type) {
+        case .external(let previewer):
+            let renderer = ExternalPreviewRenderer()
+            renderer.previewer = previewer
+            return renderer
+        case .renderer(let rendererType):
+            return rendererType.init()
+        case nil:
+            return InfoRenderer()
+        }
+    }
+
+    /// True when something besides the info page shows `type`.
+    public func hasContentRenderer(for type: DocumentType) -> Bool {
+        if case .renderer(let rendererType) = bestEntry(for: type), rendererType == InfoRenderer.self { return false }
+        return bestEntry(for: type) != nil
+    }
+
+    private func bestEntry(for type: DocumentType) -> Entry? {
         let chain = type.conformanceChain
-        var best: (score: Int, renderer: any PreviewRenderer.Type)?
-        for renderer in renderers {
-            for supported in renderer.supportedTypes {
+        var best: (score: Int, entry: Entry)?
+        for entry in entries {
+            for supported in entry.supportedTypes {
                 let score: Int
                 if supported == .data {
                     score = 10_000
@@ -76,9 +115,9 @@ public final class PreviewRendererRegistry {
                 } else {
                     continue
                 }
-                if best == nil || score < best!.score { best = (score, renderer) }
+                if best == nil || score < best!.score { best = (score, entry) }
             }
         }
-        return best?.renderer ?? InfoRenderer.self
+        return best?.entry
     }
 }

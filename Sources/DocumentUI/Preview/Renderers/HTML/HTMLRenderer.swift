@@ -34,10 +34,23 @@ public final class HTMLRenderer: PreviewRenderer {
         let html = try read.get()
         let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
         try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-        dossier_webview_load_offline(view, html, item.url.absoluteString, store.path, { uri, _ in
-            guard let uri else { return }
-            g_app_info_launch_default_for_uri(uri, nil, nil)
-        }, nil)
+        // Ready once WebKit has loaded (and so drawn) the page, not when it was handed over.
+        let loaded: Bool = await withCheckedContinuation { continuation in
+            let box = Unmanaged.passRetained(LoadContinuation(continuation)).toOpaque()
+            dossier_webview_load_offline(view, html, item.url.absoluteString, store.path, { uri, _ in
+                guard let uri else { return }
+                g_app_info_launch_default_for_uri(uri, nil, nil)
+            }, nil, { ok, data in
+                Unmanaged<LoadContinuation>.fromOpaque(data!).takeRetainedValue().continuation.resume(returning: ok != 0)
+            }, box)
+        }
+        guard loaded else { throw PreviewError(tr("The page could not be shown without loading remote content.")) }
         setAccessibleName(view, tr("Web page %s", item.displayTitle))
     }
+}
+
+/// The continuation waiting for WebKit's load, carried through the C callback.
+private final class LoadContinuation {
+    let continuation: CheckedContinuation<Bool, Never>
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
 }

@@ -4,16 +4,19 @@ import Foundation
 /// Runs a helper program (an external thumbnailer) in its own process group, with no input,
 /// capturing the start of its error output, and kills the whole group when it overruns its
 /// time: a hanging or crashing helper fails one file, never the caller.
-struct SandboxedProcess {
-    enum Outcome: Equatable {
+public struct SandboxedProcess: Sendable {
+    public enum Outcome: Equatable, Sendable {
         case exited(Int32, errors: String)
         case signalled(Int32)
         case timedOut
     }
 
-    let arguments: [String]
+    public let arguments: [String]
 
-    func run(timeout: Duration) -> Outcome {
+    public init(arguments: [String]) { self.arguments = arguments }
+
+    /// Runs the program to its end, or kills its whole process group at `timeout`.
+    public func run(timeout: Duration) -> Outcome {
         var errorPipe: [Int32] = [0, 0]
         guard pipe(&errorPipe) == 0 else { return .exited(127, errors: String(cString: strerror(errno))) }
         var actions = posix_spawn_file_actions_t()

@@ -1,0 +1,71 @@
+import CGLib
+import Foundation
+import GObjectSupport
+
+/// How Dossier runs helper programs that read untrusted files (thumbnailers, previewers,
+/// converters), as GNOME runs thumbnailers: under bubblewrap when it is installed — no network,
+/// nothing of the system but /usr and a few files read-only, the input read-only at a fixed
+/// path, only a private output folder writable, dying with its parent.
+public enum Sandbox {
+    /// True when bubblewrap is installed; without it helpers run unconfined (but still timed).
+    public static var isAvailable: Bool { takeString(g_find_program_in_path("bwrap")) != nil }
+
+    /// Where the input and output appear to the helper.
+    public struct Paths: Sendable {
+        public let input: String
+        public let output: String
+    }
+
+    /// The paths the helper sees for `input` and the private `outputFolder`.
+    public static func paths(input: String, outputFolder: String, outputName: String) -> Paths {
+        guard isAvailable else { return Paths(input: input, output: outputFolder + "/" + outputName) }
+        let ext = (input as NSString).pathExtension
+        return Paths(input: "/tmp/dossier-input" + (ext.isEmpty ? "" : "." + ext), output: "/tmp/dossier-output/" + outputName)
+    }
+
+    /// The full command: `command` wrapped in bubblewrap when it is available.
+    /// `readOnly` names more system folders the helper needs (LibreOffice its /etc/libreoffice).
+    public static func wrap(_ command: [String], input: String, outputFolder: String, paths: Paths,
+                            readOnly: [String] = []) -> [String] {
+        guard isAvailable else { return command }
+        return ["bwrap"] + readOnly.flatMap { ["--ro-bind-try", $0, $0] } + [
+                "--ro-bind", "/usr", "/usr",
+                "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
+                "--ro-bind-try", "/etc/alternatives", "/etc/alternatives",
+                "--ro-bind-try", "/etc/fonts", "/etc/fonts",
+                "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
+                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                "--ro-bind", input, paths.input,
+                "--bind", outputFolder, "/tmp/dossier-output",
+                "--chdir", "/", "--setenv", "GIO_USE_VFS", "local", "--setenv", "HOME", "/tmp",
+                "--unshare-all", "--die-with-parent", "--new-session", "--"] + command
+    }
+
+    /// Expands the field codes of a helper's `Exec` line: `%i` input path, `%u` its URI,
+    /// `%o` output path, `%s` size, `%%` a percent sign.
+    public static func expand(_ exec: String, input: String, uri: String, output: String, size: Int) -> [String]? {
+        var argc: Int32 = 0
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        guard g_shell_parse_argv(exec, &argc, &argv, nil) != 0 else { return nil }
+        return takeStringArray(argv).map { argument in
+            var result = ""
+            var characters = argument.makeIterator()
+            while let character = characters.next() {
+                guard character == "%", let code = characters.next() else {
+                    result.append(character)
+                    continue
+                }
+                switch code {
+                case "i": result += input
+                case "u": result += uri
+                case "o": result += output
+                case "s": result += String(size)
+                case "%": result += "%"
+                default: break
+                }
+            }
+            return result
+        }
+    }
+}

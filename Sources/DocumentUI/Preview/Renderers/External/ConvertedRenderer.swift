@@ -1,0 +1,65 @@
+import CGtk
+import DocumentCore
+import Foundation
+
+/// The shared part of renderers that turn an item into another file first (an external
+/// previewer's PNG, PDF, HTML or text; LibreOffice's PDF), then show that file with the
+/// renderer for its kind.
+@MainActor
+public class ConvertedRenderer {
+    public let view: Widget
+    private var inner: (any PreviewRenderer)?
+
+    public init() {
+        view = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+    }
+
+    /// Shows `file` as `type`, titled like the original item.
+    func show(_ file: URL, as type: DocumentType, for item: PreviewItem) async throws {
+        let renderer: any PreviewRenderer = switch type {
+        case .pdf: PDFRenderer()
+        case .html: HTMLRenderer()
+        case .png: ImageRenderer()
+        default: TextRenderer()
+        }
+        inner = renderer
+        gtk_widget_set_vexpand(renderer.view, 1)
+        gtk_box_append(cast(view), renderer.view)
+        try await renderer.load(PreviewItem(url: file, title: item.displayTitle), type: type)
+    }
+
+    public func zoom(_ change: ZoomChange) { inner?.zoom(change) }
+    public func copy() -> Bool { inner?.copy() ?? false }
+}
+
+/// An item shown through an installed `.previewer` (see `ExternalPreviewer`).
+@MainActor
+public final class ExternalPreviewRenderer: ConvertedRenderer, PreviewRenderer {
+    /// Chosen by the registry from the previewer's own types.
+    public static let supportedTypes: [DocumentType] = []
+    var previewer: ExternalPreviewer?
+
+    public required override init() { super.init() }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        guard let previewer else { throw PreviewError(tr("No previewer was given.")) }
+        let work = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/previewer-output")
+        let outcome = await Task.detached { () -> Result<URL, PreviewError> in
+            do throws(PreviewerError) {
+                return .success(try previewer.run(on: item.url, workFolder: work))
+            } catch {
+                return .failure(PreviewError(error.description))
+            }
+        }.value
+        let output = try outcome.get()
+        defer { try? FileManager.default.removeItem(at: output.deletingLastPathComponent()) }
+        let kind: DocumentType = switch previewer.output {
+        case .png: .png
+        case .pdf: .pdf
+        case .html: .html
+        case .text: .text
+        }
+        setAccessibleName(view, tr("%s preview of %s", previewer.name, item.displayTitle))
+        try await show(output, as: kind, for: item)
+    }
+}

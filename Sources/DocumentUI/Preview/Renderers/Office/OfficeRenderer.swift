@@ -1,0 +1,69 @@
+import CGLib
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Office documents (word processing, spreadsheets, presentations), converted to PDF by
+/// LibreOffice in headless mode, sandboxed and timed like a thumbnailer, and cached by the
+/// file's URI and modification time. Without LibreOffice, a page that says so; the window's
+/// Open With button is right above it.
+@MainActor
+public final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.wordProcessing, .spreadsheet, .presentation]
+    nonisolated static let timeout: Duration = .seconds(60)
+
+    public required override init() { super.init() }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        let converted = await Task.detached { Self.convert(item.url) }.value
+        let pdf = try converted.get()
+        setAccessibleName(view, tr("Document %s", item.displayTitle))
+        try await show(pdf, as: .pdf, for: item)
+    }
+
+    nonisolated static func convert(_ url: URL) -> Result<URL, PreviewError> {
+        guard let office = takeString(g_find_program_in_path("soffice")) ?? takeString(g_find_program_in_path("libreoffice")) else {
+            return .failure(PreviewError(tr("LibreOffice is not installed, so this document cannot be shown here. Open it with an application instead.")))
+        }
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return .failure(PreviewError(String(cString: strerror(errno)))) }
+        let cache = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/office-previews")
+        let key = (takeString(g_compute_checksum_for_string(G_CHECKSUM_MD5, url.absoluteString, -1)) ?? "document")
+            + "-\(status.st_mtim.tv_sec).pdf"
+        let cached = cache.appendingPathComponent(key)
+        if FileManager.default.fileExists(atPath: cached.path) { return .success(cached) }
+
+        let work = cache.appendingPathComponent("run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return .failure(PreviewError(error.localizedDescription))
+        }
+        defer { try? FileManager.default.removeItem(at: work) }
+        let paths = Sandbox.paths(input: url.path, outputFolder: work.path, outputName: "converted.pdf")
+        let outputFolder = (paths.output as NSString).deletingLastPathComponent
+        let command = [office, "--headless", "--norestore", "--nolockcheck", "-env:UserInstallation=file:///tmp/dossier-office-profile",
+                       "--convert-to", "pdf", "--outdir", outputFolder, paths.input]
+        switch SandboxedProcess(arguments: Sandbox.wrap(command, input: url.path, outputFolder: work.path, paths: paths,
+                                                                 readOnly: ["/etc/libreoffice"])).run(timeout: timeout) {
+        case .timedOut:
+            return .failure(PreviewError(tr("LibreOffice took longer than %s seconds to convert the document.", String(timeout.components.seconds))))
+        case .signalled(let signal):
+            return .failure(PreviewError(tr("LibreOffice crashed converting the document (signal %s).", String(signal))))
+        case .exited(let code, _) where code != 0:
+            return .failure(PreviewError(tr("LibreOffice could not convert the document (status %s).", String(code))))
+        case .exited:
+            break
+        }
+        let produced = ((try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []).first { $0.hasSuffix(".pdf") }
+        guard let produced else { return .failure(PreviewError(tr("LibreOffice could not convert the document."))) }
+        do {
+            try? FileManager.default.removeItem(at: cached)
+            try FileManager.default.moveItem(at: work.appendingPathComponent(produced), to: cached)
+        } catch {
+            return .failure(PreviewError(error.localizedDescription))
+        }
+        return .success(cached)
+    }
+}
