@@ -32,6 +32,7 @@ let package = Package(
             pkgConfig: "webkitgtk-6.0",
             providers: [.apt(["libwebkitgtk-6.0-dev"])]
         ),
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CWebKit"]),
@@ -44,7 +45,7 @@ let package = Package(
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
         .executableTarget(
             name: "DossierBench",
-            dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib", "CImaging"]
+            dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib", "CImaging", "CX11"]
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),

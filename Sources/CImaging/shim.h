@@ -6,6 +6,7 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <poppler.h>
 #include <cairo.h>
+#include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 #include <jpeglib.h>
 #include <setjmp.h>

@@ -1,0 +1,36 @@
+#ifndef DOSSIER_CX11_SHIM_H
+#define DOSSIER_CX11_SHIM_H
+
+/* Xlib, for the previewer benchmark: it watches the screen from outside, the same way for
+   Dossier and for Sushi. */
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <stdint.h>
+
+/* Reads a region of the root window and summarises it: the spread of its brightness (0: a
+   flat colour) and a checksum (to see when it stops changing). Samples every 3rd pixel. */
+static inline int dossier_x11_region(Display *display, int x, int y, unsigned width, unsigned height,
+                                     double *spread, uint64_t *checksum) {
+    XImage *image = XGetImage(display, DefaultRootWindow(display), x, y, width, height, AllPlanes, ZPixmap);
+    if (image == NULL) return 0;
+    double sum = 0, squares = 0;
+    uint64_t hash = 1469598103934665603ULL;
+    unsigned count = 0;
+    for (unsigned row = 0; row < height; row += 3) {
+        for (unsigned column = 0; column < width; column += 3) {
+            unsigned long pixel = XGetPixel(image, (int)column, (int)row);
+            double brightness = ((pixel >> 16) & 0xff) * 0.299 + ((pixel >> 8) & 0xff) * 0.587 + (pixel & 0xff) * 0.114;
+            sum += brightness;
+            squares += brightness * brightness;
+            hash = (hash ^ (pixel & 0xffffff)) * 1099511628211ULL;
+            count++;
+        }
+    }
+    XDestroyImage(image);
+    double mean = sum / count;
+    *spread = squares / count - mean * mean;
+    *checksum = hash;
+    return 1;
+}
+
+#endif
