@@ -76,6 +76,17 @@ final class RecentsCommandTests: XCTestCase {
         XCTAssertEqual(try runner.run(["recents"]).output.split(separator: "\n").count, 1)
     }
 
+    func testOpenedDocumentsJoinTheRecentList() throws {
+        let fixture = try ApplicationFixture()
+        try fixture.addApp("viewer", name: "Viewer", types: ["image/png"])
+        let png = try fixture.folder.write("opened.png", bytes: SampleFiles.png)
+        let opened = try fixture.runner.run(["open", png.path])
+        XCTAssertEqual(opened.status, 0, opened.errors)
+        let items = try XCTUnwrap(try fixture.runner.json(["recents", "--json"]) as? [[String: Any]])
+        XCTAssertEqual(items.map { $0["path"] as? String }, [png.resolvingSymlinksInPath().path])
+        XCTAssertEqual(items.first?["isRecordedByDossier"] as? Bool, true)
+    }
+
     func testClearEmptiesTheList() throws {
         try home.write("a.txt", "a")
         XCTAssertEqual(try runner.run(["recents", "--add", path("a.txt")]).status, 0)
