@@ -8,6 +8,7 @@ import Foundation
 let benchmarks: [String: () throws -> Void] = [
     "types": TypeDetectionBenchmark.run,
     "coordination": CoordinationBenchmark.run,
+    "bookmarks": BookmarkBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

@@ -18,6 +18,8 @@ final class RecentBookmarks {
 
     let url: URL
     private(set) var bookmarks: [String: Bookmark] = [:]
+    /// The base64 form of each, kept so a save does not encode every bookmark again.
+    private var encoded: [String: String] = [:]
     private var onDisk: FileState?
     private var loaded = false
     private var dirty = false
@@ -32,6 +34,7 @@ final class RecentBookmarks {
         dirty = false
         guard state != nil else {
             bookmarks = [:]
+            encoded = [:]
             return
         }
         let contents: Contents
@@ -42,6 +45,7 @@ final class RecentBookmarks {
         }
         // Entries a newer Dossier wrote, or damaged ones, are skipped: they only cost a search.
         bookmarks = contents.bookmarks.compactMapValues { try? Bookmark(base64Encoded: $0) }
+        encoded = contents.bookmarks.filter { bookmarks[$0.key] != nil }
     }
 
     subscript(uri: String) -> Bookmark? {
@@ -49,6 +53,7 @@ final class RecentBookmarks {
         set {
             guard bookmarks[uri] != newValue else { return }
             bookmarks[uri] = newValue
+            encoded[uri] = newValue?.base64EncodedString()
             dirty = true
         }
     }
@@ -56,15 +61,16 @@ final class RecentBookmarks {
     func removeAll() {
         guard !bookmarks.isEmpty else { return }
         bookmarks = [:]
+        encoded = [:]
         dirty = true
     }
 
     /// Writes the changes, if any.
     func save() throws(RecentsError) {
         guard dirty else { return }
-        let contents = Contents(version: 1, bookmarks: bookmarks.mapValues { $0.base64EncodedString() })
+        let contents = Contents(version: 1, bookmarks: encoded)
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes]
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try SafeSave.write(try encoder.encode(contents), to: url)
