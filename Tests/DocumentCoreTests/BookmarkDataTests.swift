@@ -14,8 +14,8 @@ final class BookmarkDataTests: XCTestCase {
     func testCompactFormRoundTrips() throws {
         let (_, bookmark) = try sample()
         let data = bookmark.dataRepresentation
-        XCTAssertEqual(Array(data.prefix(4)), Array("DSBK".utf8))
-        XCTAssertEqual(Array(data[4..<6]), [0, UInt8(Bookmark.formatVersion)])
+        XCTAssertEqual(Array(data.prefix(16)), Array("DOSSIER-BOOKMARK".utf8), "the magic of application/x-dossier-bookmark")
+        XCTAssertEqual(Array(data[16..<18]), [0, UInt8(Bookmark.formatVersion)])
         XCTAssertEqual(try Bookmark(dataRepresentation: data).path, bookmark.path)
         let decoded = try Bookmark(base64Encoded: bookmark.base64EncodedString())
         XCTAssertEqual(decoded.inode, bookmark.inode)
@@ -23,6 +23,18 @@ final class BookmarkDataTests: XCTestCase {
         XCTAssertEqual(decoded.volume, bookmark.volume)
         XCTAssertEqual(decoded.folderInodes, bookmark.folderInodes)
         XCTAssertEqual(decoded, bookmark)
+    }
+
+    func testBookmarkFileRoundTrips() throws {
+        let (folder, bookmark) = try sample()
+        let file = folder.url.appendingPathComponent("sample.dossierbookmark")
+        try bookmark.write(to: file)
+        XCTAssertTrue(try Data(contentsOf: file).starts(with: Array("DOSSIER-BOOKMARK".utf8)))
+        XCTAssertEqual(try Bookmark(contentsOf: file), bookmark)
+        XCTAssertThrowsError(try Bookmark(contentsOf: folder.url.appendingPathComponent("none.dossierbookmark"))) { error in
+            guard case .unreadableFile(let name, _) = error as? BookmarkError else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "none.dossierbookmark")
+        }
     }
 
     func testJSONFormRoundTripsAndCarriesItsVersion() throws {
@@ -68,7 +80,7 @@ final class BookmarkDataTests: XCTestCase {
     func testDataFromANewerVersionIsRefusedAsSuch() throws {
         let (_, bookmark) = try sample()
         var bytes = [UInt8](bookmark.dataRepresentation)
-        bytes[5] = UInt8(Bookmark.formatVersion + 1)
+        bytes[17] = UInt8(Bookmark.formatVersion + 1)
         XCTAssertThrowsError(try Bookmark(dataRepresentation: Data(bytes))) { error in
             XCTAssertEqual(error as? BookmarkError, .newerVersion(found: Bookmark.formatVersion + 1, supported: Bookmark.formatVersion))
             XCTAssertTrue("\(error)".contains("update Dossier"), "\(error)")
@@ -87,8 +99,9 @@ final class BookmarkDataTests: XCTestCase {
         var bytes = [UInt8](bookmark.dataRepresentation.dropLast(4))
         let extra: [UInt8] = [200, 3, 1, 2, 3]
         bytes += extra
-        let length = UInt32(bytes.count - 10)
-        bytes.replaceSubrange(6..<10, with: [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)])
+        let header = Bookmark.headerLength
+        let length = UInt32(bytes.count - header)
+        bytes.replaceSubrange((header - 4)..<header, with: [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)])
         let crc = CRC32.checksum(bytes)
         bytes += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)]
         XCTAssertEqual(try Bookmark(dataRepresentation: Data(bytes)).path, bookmark.path)

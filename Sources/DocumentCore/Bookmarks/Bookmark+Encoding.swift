@@ -2,7 +2,8 @@ import Foundation
 
 // The compact form:
 //
-//     "DSBK"  magic, 4 bytes
+//     "DOSSIER-BOOKMARK"  magic, 16 bytes: what shared-mime-info's application/x-dossier-bookmark
+//                         matches (data/mime), so a saved bookmark file is typed as one
 //     UInt16  format version, big-endian  ← magic and version never move, whatever the version
 //     UInt32  length of the fields, big-endian
 //     fields  tag (1 byte), length (LEB128), value; unknown tags are skipped
@@ -11,7 +12,9 @@ import Foundation
 // Integers inside values are LEB128 (signed ones zigzag-encoded), strings UTF-8.
 
 extension Bookmark {
-    private static let magic: [UInt8] = Array("DSBK".utf8)
+    static let magic: [UInt8] = Array("DOSSIER-BOOKMARK".utf8)
+    /// Where the fields start: after the magic, the version and the length.
+    static let headerLength = magic.count + 2 + 4
 
     private enum Tag: UInt8 {
         case path = 1, device, inode, kind, size, modified, birth
@@ -57,23 +60,24 @@ extension Bookmark {
     ///   anything that is not an intact bookmark.
     public init(dataRepresentation data: Data) throws(BookmarkError) {
         let bytes = [UInt8](data)
-        guard bytes.count >= 6, Array(bytes[0..<4]) == Self.magic else {
+        let magicLength = Self.magic.count
+        let header = Self.headerLength
+        guard bytes.count >= magicLength + 2, Array(bytes[0..<magicLength]) == Self.magic else {
             throw .corrupt(reason: tr("it is not Dossier bookmark data"))
         }
-        let version = Int(bytes[4]) << 8 | Int(bytes[5])
+        let version = Int(bytes[magicLength]) << 8 | Int(bytes[magicLength + 1])
         guard version <= Self.formatVersion else {
             throw .newerVersion(found: version, supported: Self.formatVersion)
         }
-        guard version >= 1, bytes.count >= 14 else { throw .corrupt(reason: tr("it is cut short")) }
-        let length = Int(bytes[6]) << 24 | Int(bytes[7]) << 16 | Int(bytes[8]) << 8 | Int(bytes[9])
-        guard bytes.count == 10 + length + 4 else { throw .corrupt(reason: tr("it is cut short")) }
-        let stored = UInt32(bytes[10 + length]) << 24 | UInt32(bytes[11 + length]) << 16
-            | UInt32(bytes[12 + length]) << 8 | UInt32(bytes[13 + length])
-        guard CRC32.checksum(bytes[0..<(10 + length)]) == stored else {
+        guard version >= 1, bytes.count >= header + 4 else { throw .corrupt(reason: tr("it is cut short")) }
+        let length = bytes[(magicLength + 2)..<header].reduce(0) { $0 << 8 | Int($1) }
+        guard bytes.count == header + length + 4 else { throw .corrupt(reason: tr("it is cut short")) }
+        let stored = bytes[(header + length)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard CRC32.checksum(bytes[0..<(header + length)]) == stored else {
             throw .corrupt(reason: tr("its checksum does not match"))
         }
         var fields: [UInt8: ArraySlice<UInt8>] = [:]
-        var reader = ByteReader(bytes[10..<(10 + length)])
+        var reader = ByteReader(bytes[header..<(header + length)])
         while !reader.isAtEnd {
             guard let tag = reader.byte(), let size = reader.unsigned(), let value = reader.take(Int(size)) else {
                 throw .corrupt(reason: tr("a field is cut short"))
@@ -118,6 +122,25 @@ extension Bookmark {
         normalized += String(repeating: "=", count: (4 - normalized.count % 4) % 4)
         guard let data = Data(base64Encoded: normalized) else {
             throw .corrupt(reason: tr("it is not valid base64"))
+        }
+        try self.init(dataRepresentation: data)
+    }
+
+    /// Saves the compact form to a file, atomically (`SafeSave`). Name it `*.dossierbookmark`:
+    /// with Dossier's MIME package installed, either the name or the content types it as
+    /// `application/x-dossier-bookmark`.
+    public func write(to url: URL) throws(SaveError) {
+        try SafeSave.write(dataRepresentation, to: url)
+    }
+
+    /// Reads a bookmark file written by `write(to:)`.
+    /// - Throws: `BookmarkError.unreadableFile`, or what `init(dataRepresentation:)` throws.
+    public init(contentsOf url: URL) throws(BookmarkError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadableFile(name: url.lastPathComponent, reason: error.localizedDescription)
         }
         try self.init(dataRepresentation: data)
     }

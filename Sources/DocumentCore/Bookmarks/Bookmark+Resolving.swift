@@ -10,6 +10,7 @@ extension Bookmark {
         /// number changed. Store a fresh bookmark (`Bookmark(url: resolution.url)`).
         public let isStale: Bool
 
+        /// The item's path now.
         public var path: String { url.path }
     }
 
@@ -24,6 +25,7 @@ extension Bookmark {
         /// Where the user folders and the home folder are.
         public var userDirectories: UserDirectories
 
+        /// 200 ms, no hints, the process's user folders: what `resolve()` uses.
         public init(budget: Duration = .milliseconds(200), hintFolders: [URL] = [],
                     userDirectories: UserDirectories = UserDirectories()) {
             self.budget = budget

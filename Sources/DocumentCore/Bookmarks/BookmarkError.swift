@@ -15,6 +15,8 @@ public enum BookmarkError: Error, Equatable, Sendable, CustomStringConvertible, 
     case corrupt(reason: String)
     /// The data was written by a newer Dossier in a format this one does not know.
     case newerVersion(found: Int, supported: Int)
+    /// A bookmark file could not be read.
+    case unreadableFile(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum BookmarkError: Error, Equatable, Sendable, CustomStringConvertible, 
         case .newerVersion(let found, let supported):
             tr("The bookmark was made by a newer version of Dossier (format %s; this one reads up to %s): update Dossier to use it",
                String(found), String(supported))
+        case .unreadableFile(let name, let reason):
+            tr("The bookmark file '%s' could not be read: %s", name, reason)
         }
     }
 

@@ -11,6 +11,7 @@ public struct FileTimestamp: Sendable, Hashable, Codable {
         self.nanoseconds = nanoseconds
     }
 
+    /// The same moment as a `Date` (to the microsecond or so).
     public var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanoseconds) / 1e9) }
 }
 

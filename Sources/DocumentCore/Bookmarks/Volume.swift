@@ -17,6 +17,7 @@ public struct Volume: Sendable, Hashable, Codable {
     /// every file system, so the UUID or the mount point decides which volume is meant.
     public var device: UInt64
 
+    /// A volume described by hand (tools and tests; `Bookmark(url:)` records the real one).
     public init(uuid: String?, label: String?, mountPoint: String, fileSystemType: String, device: UInt64) {
         self.uuid = uuid
         self.label = label

@@ -10,6 +10,7 @@ public struct Favorite: Sendable, Hashable, Codable {
     /// The name the user gave it, if any.
     public var label: String?
 
+    /// A favorite for `uri`; an empty label counts as none.
     public init(uri: String, label: String? = nil) {
         self.uri = uri
         self.label = label.flatMap { $0.isEmpty ? nil : $0 }

@@ -123,6 +123,7 @@ public final class Favorites: @unchecked Sendable {
         }
     }
 
+    /// Stops following other programs' changes (Dossier's own still reach observers).
     public func stopWatching() {
         let presenter = lock.withLock { () -> BookmarksFilePresenter? in
             defer { self.presenter = nil }

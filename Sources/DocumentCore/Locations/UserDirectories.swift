@@ -29,6 +29,7 @@ public struct UserDirectories: Sendable, Hashable {
         dataHome = folder("XDG_DATA_HOME", ".local/share")
     }
 
+    /// Folders given outright (tests, a second profile).
     public init(home: URL, configHome: URL, dataHome: URL) {
         self.home = home
         self.configHome = configHome

@@ -26,6 +26,7 @@ public final class RecentDocuments: @unchecked Sendable {
 
     /// The name Dossier registers its entries under, and the command line to open one.
     public static let applicationName = "Dossier"
+    /// The command line registered with each entry (GLib stores it shell-quoted).
     public static let applicationExec = "dossier %u"
 
     /// The XBEL file (`$XDG_DATA_HOME/recently-used.xbel` by default).

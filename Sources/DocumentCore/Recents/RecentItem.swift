@@ -27,6 +27,7 @@ public struct RecentItem: Sendable, Hashable, Codable {
         [visited, modified].compactMap { $0 }.max() ?? added
     }
 
+    /// An item described by hand (`RecentDocuments.items()` makes the real ones).
     public init(uri: String, path: String?, name: String, mimeType: String?, added: Date?, modified: Date?,
                 visited: Date?, applications: [String], isRecordedByDossier: Bool, isMissing: Bool) {
         self.uri = uri

@@ -19,8 +19,11 @@ public final class TagIndex: @unchecked Sendable {
         case changed(URL)
     }
 
+    /// The folders indexed, with symbolic links resolved.
     public let folders: [URL]
+    /// Where tags are read from.
     public let store: TagStore
+    /// Whether names starting with a dot are indexed.
     public let includesHidden: Bool
 
     private let queue = DispatchQueue(label: "dossier.tag-index")
