@@ -118,6 +118,26 @@ final class BookmarkCommandTests: XCTestCase {
         XCTAssertTrue(labelled.errors.contains("on the volume 'HOLIDAYS', which is not mounted"), labelled.errors)
     }
 
+    func testUnreadableFoldersAreSkippedBySearch() throws {
+        // Root reads everything: the search runs as nobody then, with a copy of the binary.
+        var other = runner!
+        let user: String? = getuid() == 0 ? "65534" : nil
+        if user != nil {
+            other.program = path("dossier")
+            try FileManager.default.copyItem(atPath: CommandRunner.binary, toPath: other.program)
+        }
+        try home.write("a/doc.txt", "doc")
+        try home.write("b/c/keep.txt", "keep")
+        try home.write("locked/inner/secret.txt", "secret")
+        let created = try other.run(["bookmark", "create", path("a/doc.txt")], as: user)
+        XCTAssertEqual(created.status, 0, created.errors)
+        try sh("mv '\(path("a/doc.txt"))' '\(path("b/c/doc.txt"))' && chmod 000 '\(path("locked"))' && touch '\(path("locked"))'")
+        defer { chmod(path("locked"), 0o755) }
+        let resolved = try other.run(["bookmark", "resolve", created.output.trimmingCharacters(in: .newlines)], as: user)
+        XCTAssertEqual(resolved.status, 0, resolved.errors)
+        XCTAssertEqual(resolved.output, path("b/c/doc.txt") + " stale\n")
+    }
+
     func testUsageErrors() throws {
         XCTAssertEqual(try runner.run(["bookmark"]).status, 2)
         XCTAssertEqual(try runner.run(["bookmark", "frob", "x"]).status, 2)
