@@ -120,6 +120,26 @@ final class RecentDocumentsTests: XCTestCase {
         XCTAssertEqual(recents.recentFolders.map(\.path), [path(moved.deletingLastPathComponent())])
     }
 
+    func testAnotherProgramsEntryIsFollowedOnceListed() throws {
+        let song = try home.write("Music/song.ogg", "OggS")
+        _ = try glib("""
+            bf = glib.g_bookmark_file_new()
+            uri = b"file://" + sys.argv[2].encode()
+            glib.g_bookmark_file_add_application(bf, uri, b"Rhythmbox", b"rhythmbox %u")
+            save(bf, sys.argv[1])
+            """, [path(song)])
+        let recents = RecentDocuments(directories: directories)
+        XCTAssertEqual(try recents.items().map(\.uri), [uri(song)])
+        let moved = home.url.appendingPathComponent("Music/Favourites/song.ogg")
+        try FileManager.default.createDirectory(at: moved.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: song, to: moved)
+        let items = try recents.items()
+        XCTAssertEqual(items.map(\.uri), [uri(moved)])
+        XCTAssertEqual(items.first?.applications, ["Rhythmbox"], "still Rhythmbox's entry")
+        XCTAssertEqual(try glib("bf = load(sys.argv[1]); print([(u, app_info(bf, u, 'Rhythmbox')[1]) for u in uris(bf)])"),
+                       "[('\(uri(moved))', 1)]\n")
+    }
+
     func testDeletedDocumentIsListedAsMissingUntilRemoved() throws {
         let draft = try home.write("draft.txt", "draft")
         let recents = RecentDocuments(directories: directories, resolveBudget: .milliseconds(50))

@@ -156,9 +156,9 @@ public final class RecentDocuments: @unchecked Sendable {
     // MARK: Listing
 
     /// Every entry of the XBEL (Dossier's and other programs', except those another program
-    /// marked private), newest first. Dossier's entries whose document moved are pointed at
-    /// its new place (the XBEL is updated); entries whose local file is gone come back with
-    /// `isMissing` set.
+    /// marked private), newest first. Entries whose document moved are pointed at its new
+    /// place (the XBEL is updated; other programs' entries too, once Dossier has listed them
+    /// and kept a bookmark); entries whose local file is gone come back with `isMissing` set.
     public func items() throws(RecentsError) -> [RecentItem] {
         let deadline = ContinuousClock.now + listingBudget
         return try change { xbel, bookmarks in
@@ -184,8 +184,12 @@ public final class RecentDocuments: @unchecked Sendable {
                         case .none:
                             missing = true
                         }
+                    } else if FileIdentity(path: local, followingLinks: true) != nil {
+                        // Another program's entry (or one whose bookmark was lost): bookmark it
+                        // now, so the next listing can follow it if it moves.
+                        bookmarks[uri] = try? Bookmark(url: URL(fileURLWithPath: local))
                     } else {
-                        missing = FileIdentity(path: local, followingLinks: true) == nil
+                        missing = true
                     }
                 }
                 let name = xbel.title(current) ?? path.map { ($0 as NSString).lastPathComponent }
@@ -219,7 +223,13 @@ public final class RecentDocuments: @unchecked Sendable {
 
     /// Removes the entry for `uri` (or a local path) from the list, whoever recorded it.
     public func remove(_ location: String) throws(RecentsError) {
-        let uri = location.hasPrefix("/") ? Self.uri(forPath: location) : location
+        var uri = location
+        if location.hasPrefix("/") {
+            // Entries are recorded with symbolic links resolved.
+            let resolved = realpath(location, nil)
+            defer { free(resolved) }
+            uri = Self.uri(forPath: resolved.map { String(cString: $0) } ?? location)
+        }
         try change { xbel, bookmarks in
             xbel.remove(uri)
             bookmarks[uri] = nil
