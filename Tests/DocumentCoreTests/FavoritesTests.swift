@@ -12,6 +12,12 @@ final class FavoritesTests: XCTestCase {
         config = try TemporaryFolder("dossier-favorites")
     }
 
+    // XCTest keeps every test case object until the run ends: let go of the folder now, so
+    // it is removed.
+    override func tearDown() {
+        config = nil
+    }
+
     private func favorites() -> Favorites {
         Favorites(directories: UserDirectories(home: config.url, configHome: config.url, dataHome: config.url))
     }

@@ -15,6 +15,12 @@ final class RecentDocumentsTests: XCTestCase {
             dataHome: home.url.appendingPathComponent(".local/share"))
     }
 
+    // XCTest keeps every test case object until the run ends: let go of the folder now, so
+    // it is removed.
+    override func tearDown() {
+        home = nil
+    }
+
     private var xbel: String { directories.dataHome.appendingPathComponent("recently-used.xbel").path }
 
     /// Runs `body` after the GBookmarkFile prelude, with the XBEL path in `sys.argv[1]`.

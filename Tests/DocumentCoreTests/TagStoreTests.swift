@@ -68,7 +68,10 @@ final class TagStoreTests: XCTestCase {
         guard result.status == 0 else {
             throw XCTSkip("a ramfs could not be mounted (needs root): \(result.errors)")
         }
-        addTeardownBlock { _ = try? OtherProgram.run("/bin/umount", [mountPoint.url.path]) }
+        addTeardownBlock {
+            _ = try? OtherProgram.run("/bin/umount", [mountPoint.url.path])
+            try? FileManager.default.removeItem(at: mountPoint.url)  // XCTest may keep this block
+        }
         return mountPoint
     }
 

@@ -18,6 +18,13 @@ final class RecentsCommandTests: XCTestCase {
         ])
     }
 
+    // XCTest keeps every test case object until the run ends: let go of the folder now, so
+    // it is removed.
+    override func tearDown() {
+        home = nil
+        runner = nil
+    }
+
     private func path(_ relative: String) -> String {
         home.url.resolvingSymlinksInPath().appendingPathComponent(relative).path
     }

@@ -16,6 +16,13 @@ final class TagCommandTests: XCTestCase {
         ])
     }
 
+    // XCTest keeps every test case object until the run ends: let go of the folder now, so
+    // it is removed.
+    override func tearDown() {
+        home = nil
+        runner = nil
+    }
+
     private func path(_ relative: String) -> String {
         home.url.resolvingSymlinksInPath().appendingPathComponent(relative).path
     }
