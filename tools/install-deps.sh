@@ -23,6 +23,8 @@ packages=(
   xvfb xauth dbus dbus-x11 at-spi2-core python3-gi python3-dogtail xdotool imagemagick
   # samples and benchmarks: file(1) is the peer the type detection is measured against
   file ffmpeg fonts-dejavu-core zip poppler-utils
+  # tags: getfattr/setfattr read and write user.xdg.tags as other programs do
+  attr
 )
 
 missing=()

@@ -14,6 +14,12 @@
 #include <poll.h>
 #include <sys/inotify.h>
 #include <sys/xattr.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
 
 /* Open file description locks (Linux 3.15+): owned by the open file description, so they
    work between threads of one process and are released only by the last close of it. */
@@ -40,6 +46,87 @@ static inline int dossier_ofd_unlock(int fd) {
 }
 #include <sys/syscall.h>
 #include <malloc.h>
+
+
+/* statx(2)'s structure and flags, as <linux/stat.h> defines them (that header also defines
+   S_IFMT and friends, which then clash with glibc's in Swift: "ambiguous use of 'S_IFMT'"). */
+struct dossier_statx_timestamp { int64_t tv_sec; uint32_t tv_nsec; int32_t reserved; };
+struct dossier_statx {
+    uint32_t stx_mask, stx_blksize;
+    uint64_t stx_attributes;
+    uint32_t stx_nlink, stx_uid, stx_gid;
+    uint16_t stx_mode, spare0;
+    uint64_t stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+    struct dossier_statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+    uint32_t stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+    uint64_t stx_mnt_id;
+    uint64_t spare2[13];
+};
+#define DOSSIER_STATX_TYPE 0x0001U
+#define DOSSIER_STATX_MODE 0x0002U
+#define DOSSIER_STATX_MTIME 0x0040U
+#define DOSSIER_STATX_INO 0x0100U
+#define DOSSIER_STATX_SIZE 0x0200U
+#define DOSSIER_STATX_BTIME 0x0800U
+#define DOSSIER_STATX_MNT_ID 0x1000U
+#define DOSSIER_AT_STATX_SYNC_AS_STAT 0x0000
+
+/* What identifies a file and its version, as statx(2) reports it: the device and inode, the
+   kind, size, modification time, and the birth time where the file system keeps one
+   (has_birth is 0 on file systems without it, e.g. ramfs, some network file systems).
+   mount_id is the mount's ID as in /proc/self/mountinfo, or 0 when the kernel does not say.
+   Glibc's statx() is not importable into Swift without _GNU_SOURCE, hence the syscall. */
+typedef struct {
+    uint64_t device;
+    uint64_t inode;
+    uint64_t mount_id;
+    int64_t size;
+    int64_t modified_seconds;
+    uint32_t modified_nanoseconds;
+    int64_t birth_seconds;
+    uint32_t birth_nanoseconds;
+    uint32_t mode;
+    int has_birth;
+} dossier_file_identity;
+
+/* Fills *out for path (relative to dirfd, or AT_FDCWD); follow: follow a final symbolic link.
+   Returns 0, or -1 with errno set. Falls back to fstatat() where statx is unavailable. */
+static inline int dossier_file_identity_at(int dirfd, const char *path, int follow, dossier_file_identity *out) {
+    struct dossier_statx sx;
+    int flags = DOSSIER_AT_STATX_SYNC_AS_STAT | (follow ? 0 : AT_SYMLINK_NOFOLLOW);
+    memset(out, 0, sizeof *out);
+    long result = syscall(SYS_statx, dirfd, path, flags,
+                          DOSSIER_STATX_TYPE | DOSSIER_STATX_MODE | DOSSIER_STATX_INO | DOSSIER_STATX_SIZE
+                              | DOSSIER_STATX_MTIME | DOSSIER_STATX_BTIME | DOSSIER_STATX_MNT_ID, &sx);
+    if (result == 0) {
+        out->device = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+        out->inode = sx.stx_ino;
+        out->mount_id = (sx.stx_mask & DOSSIER_STATX_MNT_ID) ? sx.stx_mnt_id : 0;
+        out->size = (int64_t)sx.stx_size;
+        out->modified_seconds = sx.stx_mtime.tv_sec;
+        out->modified_nanoseconds = sx.stx_mtime.tv_nsec;
+        out->mode = sx.stx_mode;
+        if ((sx.stx_mask & DOSSIER_STATX_BTIME) && (sx.stx_btime.tv_sec != 0 || sx.stx_btime.tv_nsec != 0)) {
+            out->has_birth = 1;
+            out->birth_seconds = sx.stx_btime.tv_sec;
+            out->birth_nanoseconds = sx.stx_btime.tv_nsec;
+        }
+        return 0;
+    }
+    if (errno != ENOSYS && errno != EPERM) return -1;
+    struct stat st;
+    if (fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0) return -1;
+    out->device = st.st_dev;
+    out->inode = st.st_ino;
+    out->size = st.st_size;
+    out->modified_seconds = st.st_mtim.tv_sec;
+    out->modified_nanoseconds = (uint32_t)st.st_mtim.tv_nsec;
+    out->mode = st.st_mode;
+    return 0;
+}
+
+/* The name in a directory entry (d_name is a fixed array Swift imports as a tuple). */
+static inline const char *dossier_dirent_name(const struct dirent *entry) { return entry->d_name; }
 
 /* Macros and variadic functions Clang does not import, as small prefixed helpers. */
 

@@ -10,6 +10,7 @@ let benchmarks: [String: () throws -> Void] = [
     "coordination": CoordinationBenchmark.run,
     "thumbnails": ThumbnailBenchmark.run,
     "query": DirectoryQueryBenchmark.run,
+    "bookmarks": BookmarkBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

@@ -13,7 +13,7 @@ final class CommandLineTests: XCTestCase {
     func testHelpAndVersion() throws {
         let help = try runner.run(["--help"])
         XCTAssertEqual(help.status, 0)
-        for command in ["info", "apps", "open"] {
+        for command in ["info", "apps", "open", "bookmark", "recents", "tag", "favorites"] {
             XCTAssertTrue(help.output.contains("  \(command) "), help.output)
         }
         let version = try runner.run(["--version"])

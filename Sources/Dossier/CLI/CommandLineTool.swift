@@ -28,6 +28,10 @@ struct CommandLineTool {
         case "trash": return TrashCommand(arguments: rest).run()
         case "restore": return RestoreCommand(arguments: rest).run()
         case "ls": return LsCommand(arguments: rest).run()
+        case "bookmark": return BookmarkCommand(arguments: rest).run()
+        case "recents": return RecentsCommand(arguments: rest).run()
+        case "tag": return TagCommand(arguments: rest).run()
+        case "favorites": return FavoritesCommand(arguments: rest).run()
         default:
             Output.error(tr("Unknown command '%s'", first))
             Output.error(tr("Run 'dossier --help' to see the commands."))
@@ -56,6 +60,20 @@ struct CommandLineTool {
             "  restore NAME…                    " + tr("Put items from the Trash back where they were"),
             "  ls [--all] [--json] DIR          " + tr("List a folder as the browser does: folders first, natural name order"),
             "  ls --sort date|size|kind DIR     " + tr("Sort by date modified, size or kind instead; --reverse reverses"),
+            "  bookmark create PATH             " + tr("Print a bookmark to a file that finds it after it moves (base64)"),
+            "  bookmark resolve DATA            " + tr("Print where a bookmarked file is now, and 'stale' if it moved"),
+            "    --budget MS                    " + tr("How long to search for a moved file (default 200 ms)"),
+            "  recents [--json]                 " + tr("List recent documents, Dossier's and other programs'"),
+            "  recents --add|--remove PATH…     " + tr("Add documents to the recent list, or remove them"),
+            "  recents --clear                  " + tr("Empty the recent documents list"),
+            "  tag add|remove TAG[,TAG…] PATH…  " + tr("Add tags to files, or remove them"),
+            "  tag list [--json] PATH…          " + tr("Show the tags of files"),
+            "  tag find TAG FOLDER…             " + tr("List the files in folders that have a tag"),
+            "  favorites [--json]               " + tr("List the favorite places (GTK bookmarks)"),
+            "  favorites add URI|PATH [LABEL]   " + tr("Add a favorite place"),
+            "  favorites remove URI|PATH        " + tr("Remove a favorite place"),
+            "  favorites rename URI|PATH LABEL  " + tr("Give a favorite place a new label"),
+            "  favorites move URI|PATH INDEX    " + tr("Move a favorite place to a position in the list"),
             "",
             tr("Options:"),
             "  -h, --help                       " + tr("Show this help"),

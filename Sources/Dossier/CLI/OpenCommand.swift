@@ -2,7 +2,8 @@ import DocumentCore
 import Foundation
 
 /// `dossier open [--with APP_ID] PATH…`: opens each file in place in its default
-/// application (files sharing an app go to it together), or all of them in APP_ID.
+/// application (files sharing an app go to it together), or all of them in APP_ID, and
+/// records them in the recent documents.
 struct OpenCommand {
     let arguments: [String]
 
@@ -57,11 +58,23 @@ struct OpenCommand {
                 for item in group.items {
                     print(tr("Opened '%s' with %s", item.displayName, group.app.name))
                 }
+                recordAsRecent(group.items)
             } catch {
                 Output.error(error.description)
                 failed = true
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// Opened documents join the desktop's recent documents; failing that is worth a word
+    /// but does not make the opening fail.
+    private func recordAsRecent(_ items: [ItemInfo]) {
+        let urls = items.compactMap { item in item.path.map { URL(fileURLWithPath: $0) } ?? URL(string: item.uri) }
+        do {
+            try RecentDocuments().record(urls, as: .opened)
+        } catch {
+            Output.error(error.description)
+        }
     }
 }

@@ -1,0 +1,82 @@
+import CGLib
+import Foundation
+import GObjectSupport
+
+/// A favorite place: a line `URI[ label]` of GTK's bookmarks file, the list GNOME Files and
+/// every GTK file chooser show in their sidebar.
+public struct Favorite: Sendable, Hashable, Codable {
+    /// The location, a URI (`file:///home/ann/Projects`, `sftp://host/srv`).
+    public var uri: String
+    /// The name the user gave it, if any.
+    public var label: String?
+
+    /// A favorite for `uri`; an empty label counts as none.
+    public init(uri: String, label: String? = nil) {
+        self.uri = uri
+        self.label = label.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The local folder, for a `file://` URI.
+    public var path: String? {
+        guard uri.hasPrefix("file:") else { return nil }
+        return takeString(g_filename_from_uri(uri, nil, nil))
+    }
+
+    /// The label, else the last part of the location.
+    public var displayName: String {
+        if let label { return label }
+        if let path { return path == "/" ? path : (path as NSString).lastPathComponent }
+        let unescaped = takeString(g_uri_unescape_string(uri, nil)) ?? uri
+        return (unescaped as NSString).lastPathComponent
+    }
+}
+
+/// The bookmarks file as lines: favorites, and whatever else it holds (blank lines, lines a
+/// newer GTK or another program understands), kept as they were.
+struct BookmarksFileContents: Equatable {
+    enum Line: Equatable {
+        case favorite(Favorite)
+        case other(String)
+    }
+
+    var lines: [Line]
+
+    init(text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        self.lines = lines.map(Self.parse)
+    }
+
+    var text: String {
+        lines.map { line in
+            switch line {
+            case .favorite(let favorite): favorite.label.map { favorite.uri + " " + $0 } ?? favorite.uri
+            case .other(let text): text
+            }
+        }.map { $0 + "\n" }.joined()
+    }
+
+    var favorites: [Favorite] {
+        lines.compactMap { if case .favorite(let favorite) = $0 { favorite } else { nil } }
+    }
+
+    /// The line of the favorite for `uri`.
+    func lineIndex(of uri: String) -> Int? {
+        lines.firstIndex { if case .favorite(let favorite) = $0 { favorite.uri == uri } else { false } }
+    }
+
+    /// GTK's rule: the URI runs to the first space, the label is the rest. A line whose first
+    /// word is not a URI with a scheme is not a favorite.
+    private static func parse(_ line: String) -> Line {
+        let uri: Substring
+        var label: String?
+        if let space = line.firstIndex(of: " ") {
+            uri = line[..<space]
+            label = String(line[line.index(after: space)...])
+        } else {
+            uri = line[...]
+        }
+        guard !uri.isEmpty, takeString(g_uri_parse_scheme(String(uri))) != nil else { return .other(line) }
+        return .favorite(Favorite(uri: String(uri), label: label))
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The value of the `user.xdg.tags` extended attribute, as KDE (Baloo, Dolphin) writes it:
+/// tags separated by commas, no escaping.
+public enum TagList {
+    /// The tags in `value`: spaces around each trimmed, empty ones and repeats dropped, the
+    /// first occurrence's order kept.
+    public static func parse(_ value: String) -> [String] {
+        normalize(value.split(separator: ",", omittingEmptySubsequences: true).map(String.init))
+    }
+
+    /// `tags` trimmed, without empty ones or repeats, in their first order.
+    public static func normalize(_ tags: [String]) -> [String] {
+        var seen: Set<String> = []
+        return tags.compactMap { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, seen.insert(trimmed).inserted else { return nil }
+            return trimmed
+        }
+    }
+
+    /// The attribute value for `tags` (already normalized): joined with commas, no spaces.
+    public static func format(_ tags: [String]) -> String {
+        tags.joined(separator: ",")
+    }
+
+    /// A tag that cannot be stored: one holding a comma (the separator) or a line break.
+    static func invalidTag(in tags: [String]) -> String? {
+        tags.first { $0.contains(",") || $0.contains("\n") }
+    }
+}
