@@ -170,6 +170,9 @@ static inline void dossier_variant_get_ssb(GVariant *value, gchar **s1, gchar **
     g_variant_get(value, "(ssb)", s1, s2, b);
 }
 static inline GVariant *dossier_variant_tuple_u(guint32 value) { return g_variant_new("(u)", value); }
+static inline GVariant *dossier_variant_tuple_s(const char *value) { return g_variant_new("(s)", value); }
+static inline GVariant *dossier_variant_tuple_ssb(const char *a, const char *b, gboolean c) { return g_variant_new("(ssb)", a, b, c); }
+static inline guint32 dossier_variant_get_u(GVariant *value) { guint32 result = 0; g_variant_get(value, "(u)", &result); return result; }
 static inline GVariant *dossier_variant_properties_changed_b(const char *interface, const char *name, gboolean value) {
     GVariantBuilder changed;
     g_variant_builder_init(&changed, G_VARIANT_TYPE("a{sv}"));

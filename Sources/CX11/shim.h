@@ -33,4 +33,25 @@ static inline int dossier_x11_region(Display *display, int x, int y, unsigned wi
     return 1;
 }
 
+/* The largest mapped top-level window (under a bare X server, the previewer's): its position
+   and size on screen. Returns 0 when no window is mapped. */
+static inline int dossier_x11_largest_window(Display *display, int *x, int *y, unsigned *width, unsigned *height) {
+    Window root = DefaultRootWindow(display), parent, *children = NULL;
+    unsigned count = 0;
+    if (!XQueryTree(display, root, &root, &parent, &children, &count)) return 0;
+    unsigned long best = 0;
+    for (unsigned i = 0; i < count; i++) {
+        XWindowAttributes attributes;
+        if (!XGetWindowAttributes(display, children[i], &attributes) || attributes.map_state != IsViewable) continue;
+        unsigned long area = (unsigned long)attributes.width * (unsigned long)attributes.height;
+        if (area > best && attributes.width > 100 && attributes.height > 100) {
+            best = area;
+            *x = attributes.x; *y = attributes.y;
+            *width = (unsigned)attributes.width; *height = (unsigned)attributes.height;
+        }
+    }
+    if (children) XFree(children);
+    return best > 0;
+}
+
 #endif

@@ -41,6 +41,18 @@ enum ThumbnailBenchmark {
     /// One photo-like JPEG (gradients and noise, so it compresses like a photo), copied.
     private static func makePhotos(in folder: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let first = try makePhoto(at: folder.appendingPathComponent("photo-000.jpg"))
+        var photos = [first]
+        for index in 1..<count {
+            let copy = folder.appendingPathComponent(String(format: "photo-%03d.jpg", index))
+            try FileManager.default.copyItem(at: first, to: copy)
+            photos.append(copy)
+        }
+        return photos
+    }
+
+    /// A 12-megapixel photo-like JPEG at `url`.
+    static func makePhoto(at first: URL) throws -> URL {
         let width = 4000, height = 3000
         let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height))!
         defer { unref(pixbuf) }
@@ -57,20 +69,13 @@ enum ThumbnailBenchmark {
                 pixels[offset + 2] = UInt8(truncatingIfNeeded: (x + y) * 128 / (width + height) + noise)
             }
         }
-        let first = folder.appendingPathComponent("photo-000.jpg")
         var keys: [UnsafeMutablePointer<CChar>?] = [strdup("quality"), nil]
         var values: [UnsafeMutablePointer<CChar>?] = [strdup("90"), nil]
         defer { free(keys[0]); free(values[0]) }
         guard gdk_pixbuf_savev(pixbuf, first.path, "jpeg", &keys, &values, nil) != 0 else {
             throw CocoaError(.fileWriteUnknown)
         }
-        var photos = [first]
-        for index in 1..<count {
-            let copy = folder.appendingPathComponent(String(format: "photo-%03d.jpg", index))
-            try FileManager.default.copyItem(at: first, to: copy)
-            photos.append(copy)
-        }
-        return photos
+        return first
     }
 
     private struct Timing {

@@ -11,6 +11,7 @@ let benchmarks: [String: () throws -> Void] = [
     "thumbnails": ThumbnailBenchmark.run,
     "query": DirectoryQueryBenchmark.run,
     "bookmarks": BookmarkBenchmark.run,
+    "previewer": PreviewerBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

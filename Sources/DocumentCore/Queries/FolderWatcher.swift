@@ -1,3 +1,4 @@
+import CGLib
 import Foundation
 
 /// What inotify reported, with paths relative to the query's folder ("" is the folder itself).

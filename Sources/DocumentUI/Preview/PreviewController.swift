@@ -22,6 +22,8 @@ public final class PreviewController {
     public private(set) var isPresented = false
     private var window: PreviewWindow?
     private var pages: [Int: PreviewPage] = [:]
+    /// Pages kept after a reload, by file: showing an unchanged file again is instant.
+    private var recent: [URL: PreviewPage] = [:]
     private var index = 0
     private let registry = ApplicationRegistry()
 
@@ -70,21 +72,33 @@ public final class PreviewController {
         delegate?.previewControllerWillDismiss(self)
         gtk_widget_set_visible(window.window, 0)
         isPresented = false
-        pages.values.forEach { $0.cancel() }
-        pages.removeAll()
-        while let child = gtk_widget_get_first_child(window.stack) { gtk_stack_remove(OpaquePointer(window.stack), child) }
+        reloadDataKeepingPages()
         visibilityDidChange?(false)
         delegate?.previewControllerDidDismiss(self)
     }
 
-    /// Forgets every loaded item and asks the data source again.
+    /// Asks the data source again. Pages of files that did not change are kept (a few), so
+    /// showing one of them again is instant.
     public func reloadData() {
-        pages.values.forEach { $0.cancel() }
-        pages.removeAll()
-        if let window {
-            while let child = gtk_widget_get_first_child(window.stack) { gtk_stack_remove(OpaquePointer(window.stack), child) }
-        }
+        reloadDataKeepingPages()
         if isPresented { show(min(index, max(numberOfItems - 1, 0))) }
+    }
+
+    /// Ready pages are kept for a quick next showing (four at most); the rest are dropped.
+    private func reloadDataKeepingPages() {
+        for page in pages.values where page.state == .ready { recent[page.item.url] = page }
+        for page in pages.values where page.state != .ready { drop(page) }
+        pages.removeAll()
+        while recent.count > 4, let oldest = recent.keys.first {
+            if let page = recent.removeValue(forKey: oldest) { drop(page) }
+        }
+    }
+
+    private func drop(_ page: PreviewPage) {
+        page.cancel()
+        if let window, gtk_widget_get_parent(page.view) == window.stack {
+            gtk_stack_remove(OpaquePointer(window.stack), page.view)
+        }
     }
 
     /// Loads the current item again (it changed on disk, say).
@@ -115,7 +129,11 @@ public final class PreviewController {
         }
         index = max(0, min(newIndex, count - 1))
         guard let item = dataSource?.previewController(self, itemAt: index) else { return }
-        let page = pages[index] ?? makePage(item, at: index)
+        let moving = gtk_stack_get_visible_child(OpaquePointer(window.stack)) != nil && isPresented
+        let page = pages[index] ?? reuse(item, at: index) ?? makePage(item, at: index)
+        // Cross-fade between items; the first item of a showing appears at once.
+        gtk_stack_set_transition_type(OpaquePointer(window.stack),
+                                      moving ? GTK_STACK_TRANSITION_TYPE_CROSSFADE : GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_stack_set_visible_child(OpaquePointer(window.stack), page.view)
         adw_window_title_set_title(window.title, item.displayTitle)
         adw_window_title_set_subtitle(window.title, count > 1 ? tr("%s of %s", String(index + 1), String(count)) : "")
@@ -127,6 +145,17 @@ public final class PreviewController {
             gtk_stack_remove(OpaquePointer(window.stack), old.view)
             pages[key] = nil
         }
+    }
+
+    /// A kept page of the same, unchanged file.
+    private func reuse(_ item: PreviewItem, at position: Int) -> PreviewPage? {
+        guard let page = recent.removeValue(forKey: item.url) else { return nil }
+        guard page.version != nil, page.version == FileVersion(at: item.url) else {
+            drop(page)
+            return nil
+        }
+        pages[position] = page
+        return page
     }
 
     private func makePage(_ item: PreviewItem, at position: Int) -> PreviewPage {

@@ -15,6 +15,8 @@ final class PreviewPage {
     private(set) var renderer: (any PreviewRenderer)?
     private(set) var state: State = .loading
     private(set) var type: DocumentType?
+    /// The file's version when the page was loaded, to tell whether it can be shown again.
+    let version: FileVersion?
     var stateDidChange: ((State) -> Void)?
 
     private let spinner: Widget
@@ -26,8 +28,10 @@ final class PreviewPage {
 
     init(item: PreviewItem) {
         self.item = item
+        version = FileVersion(at: item.url)
         view = gtk_stack_new()
-        gtk_stack_set_transition_type(OpaquePointer(view), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        // No fade inside a page: the content shows the moment it is ready.
+        gtk_stack_set_transition_type(OpaquePointer(view), GTK_STACK_TRANSITION_TYPE_NONE)
         spinner = gtk_spinner_new()
         gtk_widget_set_size_request(spinner, 32, 32)
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)

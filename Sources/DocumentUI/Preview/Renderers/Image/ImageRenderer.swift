@@ -12,8 +12,9 @@ public final class ImageRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.image]
     /// Largest raster image decoded at all (a decompression bomb is refused).
     nonisolated static let pixelLimit = 400_000_000
-    /// The long side an image is decoded at, at most.
-    nonisolated static let displayEdge: Int32 = 4096
+    /// The long side an image is decoded at, at most: about twice a window's size, so a
+    /// photo appears fast and still looks sharp; 1:1 beyond that shows the decoded pixels.
+    nonisolated static let displayEdge: Int32 = 2048
 
     public let view: Widget
     let picture: Widget
