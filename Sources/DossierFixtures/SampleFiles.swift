@@ -120,14 +120,23 @@ public enum SampleFiles {
     // MARK: Documents
 
     /// A one-page PDF with a line of text.
-    public static let pdf: String = {
-        let objects = [
+    public static let pdf: String = pdfDocument()
+
+    /// A one-page PDF whose whole page is a link to `url`.
+    public static func linkedPDF(to url: String) -> String { pdfDocument(link: url) }
+
+    static func pdfDocument(link: String? = nil) -> String {
+        let annotations = link == nil ? "" : " /Annots [6 0 R]"
+        var objects = [
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>\(annotations) >>",
             "<< /Length 44 >>\nstream\nBT /F1 12 Tf 20 100 Td (Hello, PDF) Tj ET\nendstream",
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         ]
+        if let link {
+            objects.append("<< /Type /Annot /Subtype /Link /Rect [0 0 200 200] /Border [0 0 0] /A << /S /URI /URI (\(link)) >> >>")
+        }
         var text = "%PDF-1.4\n"
         var offsets: [Int] = []
         for (index, object) in objects.enumerated() {
@@ -141,7 +150,7 @@ public enum SampleFiles {
         }
         text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return text
-    }()
+    }
 
     // MARK: Archives and programs
 

@@ -181,4 +181,20 @@ final class PreviewerUITests: XCTestCase {
             DesktopSession.key("Right")
         }
     }
+
+    func testALinkInAPDFOpensInTheDefaultBrowser() throws {
+        let fixture = try ApplicationFixture()
+        try fixture.addApp("browser", name: "Browser", types: ["x-scheme-handler/https"], exec: "\(fixture.recorder.path) browser %u")
+        try fixture.writeMimeApps("config/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=browser.desktop\n")
+        let pdf = try fixture.folder.write("linked.pdf", SampleFiles.linkedPDF(to: "https://example.org/dossier"))
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", pdf.path], environment: [
+            "XDG_CONFIG_HOME": fixture.configHome.path, "XDG_DATA_HOME": fixture.dataHome.path,
+            "XDG_DATA_DIRS": fixture.dataDirs.path + ":/usr/share",
+        ])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"))
+        let page = try XCTUnwrap(DesktopSession.centre(of: "Page 1", inApp: "dossier"))
+        DesktopSession.click(x: page.x, y: page.y)
+        XCTAssertEqual(fixture.launches(waitingFor: 1), [["browser", "https://example.org/dossier"]])
+    }
 }

@@ -162,6 +162,7 @@ public final class PreviewController {
         let page = PreviewPage(item: item)
         pages[position] = page
         gtk_stack_add_named(cast(window!.stack), page.view, "item-\(position)-\(UUID().uuidString)")
+        page.linkHandler = { [weak self] url, item in self?.openLink(url, in: item) }
         page.stateDidChange = { [weak self, weak page] _ in
             guard let self, let page, self.pages[self.index] === page else { return }
             self.updateOpenWith(for: page)
@@ -247,6 +248,14 @@ public final class PreviewController {
         let file = g_file_new_for_path(item.url.path)
         dossier_clipboard_set_file(gtk_widget_get_clipboard(window.window), file)
         g_object_unref(raw(file!))
+    }
+
+    /// A link activated in an item: the delegate may take it; otherwise the default
+    /// application for the link opens it (a web browser for http, the file's app for file:).
+    private func openLink(_ url: URL, in item: PreviewItem) {
+        guard delegate?.previewController(self, shouldOpen: url, in: item) ?? true else { return }
+        let uri = url.absoluteString
+        Task.detached { g_app_info_launch_default_for_uri(uri, nil, nil) }
     }
 
     private func openCurrent(with applicationID: String?) {

@@ -18,6 +18,8 @@ final class PreviewPage {
     /// The file's version when the page was loaded, to tell whether it can be shown again.
     let version: FileVersion?
     var stateDidChange: ((State) -> Void)?
+    /// Where links activated in the item go.
+    var linkHandler: (@MainActor (URL, PreviewItem) -> Void)?
 
     private let spinner: Widget
     private let errorPage: Widget
@@ -92,6 +94,8 @@ final class PreviewPage {
         self.type = type
         let renderer = PreviewRendererRegistry.shared.makeRenderer(for: type)
         self.renderer = renderer
+        let item = item
+        renderer.setLinkHandler { [weak self] url in self?.linkHandler?(url, item) }
         gtk_stack_add_named(OpaquePointer(view), renderer.view, "content")
         do {
             try await renderer.load(item, type: type)

@@ -1,3 +1,4 @@
+import CGLib
 import CGtk
 import Foundation
 import GObjectSupport
@@ -65,4 +66,24 @@ func makeBox(_ orientation: GtkOrientation, spacing: Int32 = 0, _ children: [Wid
     let box = gtk_box_new(orientation, spacing)!
     for child in children { gtk_box_append(cast(box), child) }
     return box
+}
+
+/// The box a click handler is kept in while its gesture lives.
+private final class ClickBox {
+    let handler: (Double, Double) -> Void
+    init(_ handler: @escaping (Double, Double) -> Void) { self.handler = handler }
+}
+
+/// Calls `handler` with the position of each primary click released on `widget`.
+@MainActor
+func onClick(_ widget: Widget, _ handler: @escaping (Double, Double) -> Void) {
+    let gesture = gtk_gesture_click_new()!
+    typealias Released = @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void
+    let released: Released = { _, _, x, y, data in
+        Unmanaged<ClickBox>.fromOpaque(data!).takeUnretainedValue().handler(x, y)
+    }
+    let box = Unmanaged.passRetained(ClickBox(handler)).toOpaque()
+    dossier_g_signal_connect_data(raw(gesture), "released", unsafeBitCast(released, to: GCallback.self), box,
+                                  { data, _ in Unmanaged<ClickBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+    gtk_widget_add_controller(widget, gesture)
 }

@@ -26,11 +26,16 @@ public protocol PreviewRenderer: AnyObject {
     /// Copies the selection (or the whole item, for an image) to the clipboard; false when
     /// there is nothing to copy.
     func copy() -> Bool
+
+    /// Where the renderer sends links the user activates in the item (PDF, HTML, Markdown):
+    /// the controller asks its delegate, then opens them in the default application.
+    func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void)
 }
 
 extension PreviewRenderer {
     public func zoom(_ change: ZoomChange) {}
     public func copy() -> Bool { false }
+    public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) {}
 }
 
 public enum ZoomChange: Sendable {

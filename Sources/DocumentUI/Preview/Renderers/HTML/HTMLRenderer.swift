@@ -8,13 +8,16 @@ import GObjectSupport
 /// HTML pages through WebKitGTK, with JavaScript off and nothing loaded from the network
 /// (a content filter blocks every URL that is not local), in a memory-only session; images
 /// next to the file still show. Links are not followed in the previewer: they go to the
-/// default browser (later, to the controller's delegate).
+/// controller, which asks its delegate and opens them in the default browser.
 @MainActor
 public final class HTMLRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.html]
     nonisolated static let limit = 8 << 20
 
     public let view: Widget
+    private var linkHandler: (@MainActor (URL) -> Void)?
+
+    public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     public init() {
         view = dossier_webview_new()
@@ -37,10 +40,13 @@ public final class HTMLRenderer: PreviewRenderer {
         // Ready once WebKit has loaded (and so drawn) the page, not when it was handed over.
         let loaded: Bool = await withCheckedContinuation { continuation in
             let box = Unmanaged.passRetained(LoadContinuation(continuation)).toOpaque()
-            dossier_webview_load_offline(view, html, item.url.absoluteString, store.path, { uri, _ in
-                guard let uri else { return }
-                g_app_info_launch_default_for_uri(uri, nil, nil)
-            }, nil, { ok, data in
+            // Link clicks reach the controller through this renderer (kept alive by its view).
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            dossier_webview_load_offline(view, html, item.url.absoluteString, store.path, { uri, data in
+                guard let uri, let url = URL(string: String(cString: uri)) else { return }
+                let renderer = Unmanaged<HTMLRenderer>.fromOpaque(data!).takeUnretainedValue()
+                MainActor.assumeIsolated { renderer.linkHandler?(url) }
+            }, me, { ok, data in
                 Unmanaged<LoadContinuation>.fromOpaque(data!).takeRetainedValue().continuation.resume(returning: ok != 0)
             }, box)
         }

@@ -15,6 +15,9 @@ public final class PDFRenderer: PreviewRenderer {
     private var document: PopplerDocumentReference?
     private var drawing: Task<Void, Never>?
     private var item: PreviewItem?
+    private var linkHandler: (@MainActor (URL) -> Void)?
+
+    public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     public init() {
         column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)
@@ -93,7 +96,15 @@ public final class PDFRenderer: PreviewRenderer {
             cairo_surface_flush(surface)
             let stride = Int(cairo_image_surface_get_stride(surface))
             let data = Data(bytes: cairo_image_surface_get_data(surface), count: stride * Int(height))
-            return RenderedPage(width: width, height: height, stride: stride, pixels: data)
+            var rects = [Double](repeating: 0, count: 4 * 64)
+            var uris = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 64)
+            let count = Int(dossier_poppler_uri_links(page, scale, &rects, &uris, 64))
+            let links = (0..<count).compactMap { index -> PageLink? in
+                defer { g_free(uris[index]) }
+                guard let text = uris[index].map({ String(cString: $0) }), let url = URL(string: text) else { return nil }
+                return PageLink(x1: rects[index * 4], y1: rects[index * 4 + 1], x2: rects[index * 4 + 2], y2: rects[index * 4 + 3], url: url)
+            }
+            return RenderedPage(width: width, height: height, stride: stride, pixels: data, links: links)
         }.value
     }
 
@@ -108,6 +119,13 @@ public final class PDFRenderer: PreviewRenderer {
         gtk_picture_set_can_shrink(cast(picture), 0)
         gtk_widget_add_css_class(picture, "card")
         setAccessibleName(picture, tr("Page %s", String(page + 1)))
+        if !rendered.links.isEmpty {
+            onClick(picture) { [weak self] x, y in
+                // The picture is drawn at its natural size, centred in the column.
+                guard let link = rendered.links.first(where: { x >= $0.x1 && x <= $0.x2 && y >= $0.y1 && y <= $0.y2 }) else { return }
+                self?.linkHandler?(link.url)
+            }
+        }
         gtk_box_append(cast(column), picture)
     }
 
@@ -126,12 +144,19 @@ public final class PDFRenderer: PreviewRenderer {
     }
 }
 
-/// A page's pixels on their way from the drawing thread to the main one.
+/// A page's pixels (and its links) on their way from the drawing thread to the main one.
 struct RenderedPage: Sendable {
     let width: Int32
     let height: Int32
     let stride: Int
     let pixels: Data
+    let links: [PageLink]
+}
+
+/// A link on a page, in the page picture's pixels.
+struct PageLink: Sendable {
+    let x1: Double, y1: Double, x2: Double, y2: Double
+    let url: URL
 }
 
 /// A poppler document used from one drawing thread at a time.
