@@ -33,6 +33,11 @@ static inline int dossier_x11_region(Display *display, int x, int y, unsigned wi
     return 1;
 }
 
+/* Windows come and go while the screen is watched: an X error about one that went is not
+   fatal (Xlib's default handler exits the program). */
+static int dossier_x11_ignore_error(Display *display, XErrorEvent *event) { (void)display; (void)event; return 0; }
+static inline void dossier_x11_tolerate_errors(void) { XSetErrorHandler(dossier_x11_ignore_error); }
+
 /* The largest mapped top-level window (under a bare X server, the previewer's): its position
    and size on screen. Returns 0 when no window is mapped. */
 static inline int dossier_x11_largest_window(Display *display, int *x, int *y, unsigned *width, unsigned *height) {

@@ -31,6 +31,7 @@ enum PreviewerBenchmark {
             return
         }
         defer { XCloseDisplay(display) }
+        dossier_x11_tolerate_errors()
         let folder = try TemporaryFolder("dossier-bench-previewer")
         let files = [
             ("12 MP JPEG", try ThumbnailBenchmark.makePhoto(at: folder.url.appendingPathComponent("photo.jpg"))),
