@@ -203,6 +203,14 @@ public final class PreviewController {
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         connectKeyPressed(raw(keys)) { [weak self] key, state in self?.handleKey(key, state: state) ?? false }
         gtk_widget_add_controller(window.window, keys)
+        // Touchpad and touchscreen: a sideways swipe moves between items, a pinch zooms.
+        onSwipe(window.stack) { [weak self] step in
+            self?.move(step > 0 ? GTK_DIR_RIGHT : GTK_DIR_LEFT, by: step)
+        }
+        onPinch(window.stack) { [weak self] change in
+            guard let self, abs(change - 1) > 0.15 else { return }
+            self.pages[self.index]?.renderer?.zoom(change > 1 ? .zoomIn : .zoomOut)
+        }
         return window
     }
 

@@ -87,3 +87,47 @@ func onClick(_ widget: Widget, _ handler: @escaping (Double, Double) -> Void) {
                                   { data, _ in Unmanaged<ClickBox>.fromOpaque(data!).release() }, GConnectFlags(0))
     gtk_widget_add_controller(widget, gesture)
 }
+
+/// The box a two-number gesture handler is kept in while its gesture lives.
+private final class PairBox {
+    let handler: (Double, Double) -> Void
+    init(_ handler: @escaping (Double, Double) -> Void) { self.handler = handler }
+}
+
+private func connectPair(_ gesture: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (Double, Double) -> Void) {
+    typealias Pair = @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void
+    let trampoline: Pair = { _, a, b, data in Unmanaged<PairBox>.fromOpaque(data!).takeUnretainedValue().handler(a, b) }
+    dossier_g_signal_connect_data(gesture, signal, unsafeBitCast(trampoline, to: GCallback.self),
+                                  Unmanaged.passRetained(PairBox(handler)).toOpaque(),
+                                  { data, _ in Unmanaged<PairBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+}
+
+/// Calls `handler` with the horizontal direction (-1 or 1) of each clear sideways swipe on
+/// `widget` (touchpad or touchscreen).
+@MainActor
+func onSwipe(_ widget: Widget, _ handler: @escaping (Int) -> Void) {
+    let gesture = gtk_gesture_swipe_new()!
+    connectPair(raw(gesture), "swipe") { velocityX, velocityY in
+        guard abs(velocityX) > 400, abs(velocityX) > 2 * abs(velocityY) else { return }
+        handler(velocityX < 0 ? 1 : -1)
+    }
+    gtk_widget_add_controller(widget, gesture)
+}
+
+/// Calls `handler` with the change of scale since the last call while the user pinches.
+@MainActor
+func onPinch(_ widget: Widget, _ handler: @escaping (Double) -> Void) {
+    let gesture = gtk_gesture_zoom_new()!
+    final class Last { var scale = 1.0 }
+    let last = Last()
+    typealias Scale = @convention(c) (gpointer?, gdouble, gpointer?) -> Void
+    let trampoline: Scale = { _, scale, data in Unmanaged<PairBox>.fromOpaque(data!).takeUnretainedValue().handler(scale, 0) }
+    dossier_g_signal_connect_data(raw(gesture), "scale-changed", unsafeBitCast(trampoline, to: GCallback.self),
+                                  Unmanaged.passRetained(PairBox { scale, _ in
+                                      handler(scale / last.scale)
+                                      last.scale = scale
+                                  }).toOpaque(),
+                                  { data, _ in Unmanaged<PairBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+    connectSignal(raw(gesture), "end") { () -> Void in last.scale = 1 }
+    gtk_widget_add_controller(widget, gesture)
+}
