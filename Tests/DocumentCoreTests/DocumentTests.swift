@@ -197,6 +197,30 @@ final class DocumentTests: XCTestCase {
     }
 }
 
+extension DocumentTests {
+    func testADocumentOnAReadOnlyFileSystemHasEditingDisabled() throws {
+        // A read-only tmpfs: only root may mount one; elsewhere the test cannot make the case.
+        let folder = try TemporaryFolder()
+        let mountPoint = folder.url.appendingPathComponent("ro")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        guard mount("tmpfs", mountPoint.path, "tmpfs", 0, nil) == 0 else {
+            throw XCTSkip("mounting a tmpfs needs root")
+        }
+        defer { umount2(mountPoint.path, Int32(MNT_DETACH)) }
+        try Data("read only".utf8).write(to: mountPoint.appendingPathComponent("fixed.txt"))
+        XCTAssertEqual(mount("none", mountPoint.path, nil, UInt(MS_REMOUNT | MS_RDONLY), nil), 0)
+        let document = TextDocument(fileURL: mountPoint.appendingPathComponent("fixed.txt"))
+        try document.open()
+        XCTAssertTrue(document.documentState.contains(.editingDisabled))
+        XCTAssertEqual(document.text, "read only")
+        document.edit("changed")
+        XCTAssertThrowsError(try document.save()) {
+            XCTAssertEqual("\($0)", "'fixed.txt' could not be saved: it is read-only")
+        }
+        FileCoordinator.removeFilePresenter(document)
+    }
+}
+
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

@@ -217,10 +217,18 @@ open class Document: FilePresenter, @unchecked Sendable {
         }
         try load(fromContents: data, ofType: (try? DocumentType(contentsOf: url.path)) ?? DocumentType(fileName: url.lastPathComponent))
         version = readVersion
+        // A file or folder this user cannot write (a read-only mount, another user's file):
+        // the document opens for reading only, and says so.
+        let folder = url.deletingLastPathComponent().path
+        let writable = access(url.path, W_OK) == 0 && access(folder, W_OK) == 0
+        setState(writable ? state.subtracting(.editingDisabled) : state.union(.editingDisabled))
     }
 
     private func saveNow(expecting explicit: SaveExpectation? = nil) throws {
         autosave?.cancel()
+        if state.contains(.editingDisabled) {
+            throw SaveError.failed(name: url.lastPathComponent, reason: tr("it is read-only"))
+        }
         let data: Data
         do {
             data = try contents()
