@@ -197,4 +197,24 @@ final class PreviewerUITests: XCTestCase {
         DesktopSession.click(x: page.x, y: page.y)
         XCTAssertEqual(fixture.launches(waitingFor: 1), [["browser", "https://example.org/dossier"]])
     }
+
+    func testZoomKeysEnlargeTheImageAndZeroFitsItAgain() throws {
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("photo.jpg").path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Image photo.jpg"))
+        Thread.sleep(forTimeInterval: 0.5)
+        let fitted = DesktopSession.screenshot("zoom-fit")
+        DesktopSession.click(x: 450, y: 400)
+        DesktopSession.key("plus", "plus", "plus")
+        Thread.sleep(forTimeInterval: 1)
+        let zoomed = DesktopSession.screenshot("zoom-in")
+        let zoomChange = DesktopSession.difference(fitted, zoomed, x: content.x, y: content.y, width: content.width, height: content.height)
+        XCTAssertGreaterThan(zoomChange, 0.05, "+ enlarged the picture")
+        DesktopSession.key("0")
+        Thread.sleep(forTimeInterval: 1)
+        let refitted = DesktopSession.screenshot("zoom-refit")
+        // The sharper pixels decoded for the zoom resample a little differently when fitted.
+        XCTAssertLessThan(DesktopSession.difference(fitted, refitted, x: content.x, y: content.y, width: content.width, height: content.height),
+                          zoomChange / 2, "0 fits it again")
+    }
 }

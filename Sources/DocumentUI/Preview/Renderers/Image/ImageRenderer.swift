@@ -12,15 +12,20 @@ public final class ImageRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.image]
     /// Largest raster image decoded at all (a decompression bomb is refused).
     nonisolated static let pixelLimit = 400_000_000
-    /// The long side an image is decoded at, at most: about twice a window's size, so a
-    /// photo appears fast and still looks sharp; 1:1 beyond that shows the decoded pixels.
-    nonisolated static let displayEdge: Int32 = 2048
+    /// The long side an image is decoded at, at most, once the user zooms in; at first it is
+    /// decoded to fit the window (JPEG's DCT scaling makes that several times faster).
+    nonisolated static let displayEdge: Int32 = 4096
 
     public let view: Widget
     let picture: Widget
     private var texture: OpaquePointer?
     private var scale: Double?  // nil: fit the window
     private var animation: Task<Void, Never>?
+    private var path: String?
+    /// The image's own size and the long side of what was decoded.
+    private var fullSize: (width: Int32, height: Int32) = (0, 0)
+    private var decodedEdge: Int32 = 0
+    private var upgrading = false
 
     public init() {
         picture = gtk_picture_new()
@@ -39,7 +44,9 @@ public final class ImageRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
-        let decoded = await Task.detached { Self.decode(path) }.value
+        self.path = path
+        let edge = fittingEdge
+        let decoded = await Task.detached { Self.decode(path, edge: edge) }.value
         switch decoded {
         case .failure(let error): throw error
         case .success(let image):
@@ -47,6 +54,8 @@ public final class ImageRenderer: PreviewRenderer {
             if let frames = image.animation {
                 play(frames)
             } else if let pixbuf = image.pixbuf {
+                fullSize = image.fullSize
+                decodedEdge = image.edge
                 show(gdk_texture_new_for_pixbuf(pixbuf.pointer))
             }
         }
@@ -56,13 +65,25 @@ public final class ImageRenderer: PreviewRenderer {
     final class Decoded: @unchecked Sendable {
         let pixbuf: PixbufReference?
         let animation: PixbufReference?
-        init(pixbuf: PixbufReference?, animation: PixbufReference?) {
+        let fullSize: (width: Int32, height: Int32)
+        let edge: Int32
+        init(pixbuf: PixbufReference?, animation: PixbufReference?, fullSize: (Int32, Int32) = (0, 0), edge: Int32 = 0) {
             self.pixbuf = pixbuf
             self.animation = animation
+            self.fullSize = fullSize
+            self.edge = edge
         }
     }
 
-    nonisolated static func decode(_ path: String) -> Result<Decoded, PreviewError> {
+    /// The long side to decode at so the image fills the window at its scale (at least 512).
+    private var fittingEdge: Int32 {
+        guard let root = gtk_widget_get_root(view).map({ widget($0) }) else { return 1024 }
+        let scale = gtk_widget_get_scale_factor(root)
+        let longest = max(gtk_widget_get_width(root), gtk_widget_get_height(root)) * max(scale, 1)
+        return longest > 0 ? min(max(longest, 512), Self.displayEdge) : 1024
+    }
+
+    nonisolated static func decode(_ path: String, edge wanted: Int32) -> Result<Decoded, PreviewError> {
         var width: Int32 = 0, height: Int32 = 0
         guard let format = gdk_pixbuf_get_file_info(path, &width, &height) else {
             return .failure(PreviewError(tr("The image format is not recognised, or the file is damaged.")))
@@ -82,10 +103,11 @@ public final class ImageRenderer: PreviewRenderer {
             g_error_free(error)
         }
         error = nil
-        let large = max(width, height) > displayEdge
+        let edge = min(wanted, displayEdge)
+        let large = max(width, height) > edge
+        // A vector image is drawn at the size wanted; a large raster one decoded down to it.
         let decoded = isVector || large
-            ? gdk_pixbuf_new_from_file_at_scale(path, isVector ? min(max(width, 1024), displayEdge) : displayEdge,
-                                                isVector ? min(max(height, 1024), displayEdge) : displayEdge, 1, &error)
+            ? gdk_pixbuf_new_from_file_at_scale(path, edge, edge, 1, &error)
             : gdk_pixbuf_new_from_file(path, &error)
         guard let decoded else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? ""
@@ -94,7 +116,8 @@ public final class ImageRenderer: PreviewRenderer {
         }
         let upright = gdk_pixbuf_apply_embedded_orientation(decoded)
         g_object_unref(raw(decoded))
-        return .success(Decoded(pixbuf: upright.map(PixbufReference.init), animation: nil))
+        return .success(Decoded(pixbuf: upright.map(PixbufReference.init), animation: nil, fullSize: (width, height),
+                                edge: isVector || large ? edge : max(width, height)))
     }
 
     private func show(_ newTexture: OpaquePointer?) {
@@ -126,6 +149,25 @@ public final class ImageRenderer: PreviewRenderer {
         case .zoomOut: scale = max((scale ?? fittedScale) / 1.25, 0.05)
         }
         applyScale()
+        upgradeIfZoomedIn(actualSize: change == .actualSize)
+    }
+
+    /// Zoomed past the pixels decoded for the window: decode more of them (once), off the
+    /// main thread, and keep the same apparent size.
+    private func upgradeIfZoomedIn(actualSize: Bool) {
+        guard let scale, scale > 1.01 || actualSize, !upgrading, let path, let texture,
+              decodedEdge < min(max(fullSize.width, fullSize.height), Self.displayEdge) else { return }
+        upgrading = true
+        let oldWidth = Double(gdk_texture_get_width(texture))
+        Task { @MainActor [weak self] in
+            let decoded = await Task.detached { Self.decode(path, edge: Self.displayEdge) }.value
+            guard let self, case .success(let image) = decoded, let pixbuf = image.pixbuf else { return }
+            let newWidth = Double(gdk_pixbuf_get_width(pixbuf.pointer))
+            self.decodedEdge = image.edge
+            // 1:1 means the image's own pixels; other zooms keep their apparent size.
+            self.scale = actualSize ? 1 : (self.scale ?? 1) * oldWidth / max(newWidth, 1)
+            self.show(gdk_texture_new_for_pixbuf(pixbuf.pointer))
+        }
     }
 
     /// The scale the picture has when it fits the view.

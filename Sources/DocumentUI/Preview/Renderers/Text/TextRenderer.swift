@@ -9,7 +9,7 @@ import GObjectSupport
 @MainActor
 public final class TextRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.text]
-    nonisolated static let limit = 512 << 10
+    nonisolated static let limit = 256 << 10
 
     public let view: Widget
     private let source: Widget
