@@ -77,10 +77,15 @@ public final class ImageRenderer: PreviewRenderer {
 
     /// The long side to decode at so the image fills the window at its scale (at least 512).
     private var fittingEdge: Int32 {
-        guard let root = gtk_widget_get_root(view).map({ widget($0) }) else { return 1024 }
-        let scale = gtk_widget_get_scale_factor(root)
-        let longest = max(gtk_widget_get_width(root), gtk_widget_get_height(root)) * max(scale, 1)
-        return longest > 0 ? min(max(longest, 512), Self.displayEdge) : 1024
+        guard let root = gtk_widget_get_root(view).map({ widget($0) }) else { return 1000 }
+        let scale = max(gtk_widget_get_scale_factor(root), 1)
+        var width = gtk_widget_get_width(root), height = gtk_widget_get_height(root)
+        if width <= 0 || height <= 0 {
+            // Not laid out yet (the first showing): the size it is about to get.
+            gtk_window_get_default_size(cast(root), &width, &height)
+        }
+        let longest = max(width, height) * scale
+        return longest > 0 ? min(max(longest, 512), Self.displayEdge) : 1000
     }
 
     nonisolated static func decode(_ path: String, edge wanted: Int32) -> Result<Decoded, PreviewError> {
