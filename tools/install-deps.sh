@@ -8,6 +8,9 @@ packages=(
   # build: the C libraries behind the module maps
   pkg-config libglib2.0-dev libgtk-4-dev libadwaita-1-dev
   libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev libjpeg62-turbo-dev
+  libgtksourceview-5-dev libfontconfig-dev libarchive-dev libgstreamer-plugins-base1.0-dev
+  # previews: audio and video through GtkMediaFile's GStreamer backend
+  libgtk-4-media-gstreamer gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   # thumbnails: the sandbox, and the desktop's own thumbnailers Dossier runs and is measured against
   bubblewrap ffmpegthumbnailer evince libgdk-pixbuf2.0-bin gir1.2-gnomedesktop-4.0 webp-pixbuf-loader
   # type database, translations, desktop data checks, install through meson
