@@ -50,7 +50,8 @@ public final class PreviewRendererRegistry {
     public static let shared = PreviewRendererRegistry()
 
     private var renderers: [any PreviewRenderer.Type] = [
-        ImageRenderer.self, PDFRenderer.self, TextRenderer.self, MarkdownRenderer.self, InfoRenderer.self,
+        ImageRenderer.self, PDFRenderer.self, TextRenderer.self, MarkdownRenderer.self, TableRenderer.self,
+        InfoRenderer.self,
     ]
 
     /// Adds a renderer; a later registration wins over an earlier one for the same type.
