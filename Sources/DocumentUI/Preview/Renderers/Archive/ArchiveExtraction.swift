@@ -96,9 +96,7 @@ enum ArchiveExtraction {
 
     private static func write(_ entry: ArchiveEntry, at headerIndex: Int, from archivePath: String, raw: Bool,
                               into folder: URL) throws(PreviewError) -> URL {
-        guard let archive = ArchiveListing.open(archivePath, raw: raw) else {
-            throw PreviewError(tr("The archive could not be read: %s", tr("out of memory")))
-        }
+        let archive = try ArchiveListing.open(archivePath, raw: raw).get()
         defer { archive_read_free(archive) }
         // Find the entry again by its position, and check it is the same one.
         var header: OpaquePointer?

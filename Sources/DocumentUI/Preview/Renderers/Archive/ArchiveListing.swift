@@ -39,25 +39,31 @@ struct ArchiveListing: Sendable {
 
     /// Opens `path` for reading with every format and filter libarchive has; `raw` also accepts
     /// a lone compressed file (`notes.txt.gz`) as an archive of one entry.
-    static func open(_ path: String, raw: Bool) -> OpaquePointer? {
-        guard let archive = archive_read_new() else { return nil }
+    static func open(_ path: String, raw: Bool) -> Result<OpaquePointer, PreviewError> {
+        guard let archive = archive_read_new() else {
+            return .failure(PreviewError(tr("The archive could not be read: %s", tr("out of memory"))))
+        }
         archive_read_support_filter_all(archive)
         archive_read_support_format_all(archive)
         if raw { archive_read_support_format_raw(archive) }
         guard archive_read_open_filename(archive, path, 65_536) == ARCHIVE_OK else {
-            return archive  // the caller reads the error and frees it
+            let message = errorMessage(archive)
+            archive_read_free(archive)
+            return .failure(PreviewError(tr("The archive could not be read: %s", message)))
         }
-        return archive
+        return .success(archive)
     }
 
     static func errorMessage(_ archive: OpaquePointer) -> String {
-        archive_error_string(archive).map { String(cString: $0) } ?? tr("unknown error")
+        archive_error_string(archive).map { String(cString: $0) } ?? tr("the data is damaged or in an unknown format")
     }
 
     /// Reads the entries of the archive at `path` (blocking: call it off the main thread).
     static func read(_ path: String, raw: Bool) -> Result<ArchiveListing, PreviewError> {
-        guard let archive = open(path, raw: raw) else {
-            return .failure(PreviewError(tr("The archive could not be read: %s", tr("out of memory"))))
+        let archive: OpaquePointer
+        switch open(path, raw: raw) {
+        case .success(let opened): archive = opened
+        case .failure(let error): return .failure(error)
         }
         defer { archive_read_free(archive) }
         var raws: [ArchiveEntry] = []
