@@ -423,18 +423,18 @@ struct MarkdownInlines: Sendable {
         var markup = ""
         for node in nodes {
             switch node.kind {
-            case .text, .bracket: markup += Self.escape(node.text)
-            case .delimiter: markup += Self.escape(String(repeating: node.text, count: node.count))
-            case .code: markup += "<span font_family=\"monospace\" bgcolor=\"#808080\" bgalpha=\"20%\">\(Self.escape(node.text))</span>"
+            case .text, .bracket: markup += escapeMarkup(node.text)
+            case .delimiter: markup += escapeMarkup(String(repeating: node.text, count: node.count))
+            case .code: markup += "<span font_family=\"monospace\" bgcolor=\"#808080\" bgalpha=\"20%\">\(escapeMarkup(node.text))</span>"
             case .emphasis: markup += "<i>\(render(node.children))</i>"
             case .strong: markup += "<b>\(render(node.children))</b>"
             case .strikethrough: markup += "<s>\(render(node.children))</s>"
             case .lineBreak: markup += "\n"
-            case .image: markup += "<i>\(Self.escape(plainText(node.children)))</i>"
+            case .image: markup += "<i>\(escapeMarkup(plainText(node.children)))</i>"
             case .link:
                 let target = resolve(node.destination)?.absoluteString ?? ""
-                var open = "<a href=\"\(Self.escape(target))\""
-                if let title = node.title, !title.isEmpty { open += " title=\"\(Self.escape(title))\"" }
+                var open = "<a href=\"\(escapeMarkup(target))\""
+                if let title = node.title, !title.isEmpty { open += " title=\"\(escapeMarkup(title))\"" }
                 markup += open + ">" + render(node.children) + "</a>"
             }
         }
@@ -460,10 +460,5 @@ struct MarkdownInlines: Sendable {
         }
         let encoded = destination.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(CharacterSet(charactersIn: "%#"))) ?? destination
         return URL(string: encoded, relativeTo: base)?.absoluteURL
-    }
-
-    /// Escapes text for Pango markup with GLib's own escaping.
-    static func escape(_ text: String) -> String {
-        takeString(g_markup_escape_text(text, -1)) ?? ""
     }
 }
