@@ -51,7 +51,8 @@ public final class PreviewRendererRegistry {
 
     private var renderers: [any PreviewRenderer.Type] = [
         ImageRenderer.self, PDFRenderer.self, TextRenderer.self, MarkdownRenderer.self, TableRenderer.self,
-        ArchiveRenderer.self, MediaRenderer.self, FontRenderer.self, InfoRenderer.self,
+        ArchiveRenderer.self, MediaRenderer.self, FontRenderer.self,
+        FolderRenderer.self, InfoRenderer.self,
     ]
 
     /// Adds a renderer; a later registration wins over an earlier one for the same type.

@@ -37,7 +37,7 @@ enum ArchiveExtraction {
         if entry.isEncrypted { throw PreviewError(tr("It is protected by a password.")) }
         guard let headerIndex = entry.headerIndex else { throw PreviewError(tr("It is not a regular file.")) }
         if let size = entry.size, size > sizeLimit {
-            throw PreviewError(tr("It is larger than %s, the most extracted for a preview.", formatSize(sizeLimit)))
+            throw PreviewError(tr("It is larger than %s, the most extracted for a preview.", formattedSize(sizeLimit)))
         }
 
         let folder = try makePrivateFolder()
@@ -132,7 +132,7 @@ enum ArchiveExtraction {
             }
             written += Int64(count)
             if written > sizeLimit {
-                throw PreviewError(tr("It is larger than %s, the most extracted for a preview.", formatSize(sizeLimit)))
+                throw PreviewError(tr("It is larger than %s, the most extracted for a preview.", formattedSize(sizeLimit)))
             }
             if Task.isCancelled { throw PreviewError(tr("Cancelled")) }
             let done = buffer.withUnsafeBytes { bytes in writeAll(file, bytes.baseAddress!, count) }
@@ -152,9 +152,5 @@ enum ArchiveExtraction {
             offset += result
         }
         return true
-    }
-
-    static func formatSize(_ size: Int64) -> String {
-        takeString(g_format_size(guint64(max(size, 0)))) ?? String(size)
     }
 }

@@ -133,7 +133,7 @@ public final class ArchiveRenderer: PreviewRenderer {
         table.addColumn(title: tr("Size"), width: 100, setup: { makeCellLabel(alignment: 1, classes: ["numeric"]) },
                         bind: { label, position in
             let entry = entries[position]
-            let text = entry.kind == .file ? entry.size.map(ArchiveExtraction.formatSize) ?? "" : ""
+            let text = entry.kind == .file ? entry.size.map(formattedSize) ?? "" : ""
             gtk_label_set_text(opaque(label), text)
         })
         table.addColumn(title: tr("Modified"), width: 180, setup: { makeCellLabel(classes: ["dim-label"]) },

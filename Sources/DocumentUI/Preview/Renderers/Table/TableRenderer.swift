@@ -62,8 +62,8 @@ public final class TableRenderer: PreviewRenderer {
         }
         gtk_box_prepend(cast(view), virtualTable.scrolled)
 
-        var parts = [trn("%s row", "%s rows", rows, Self.grouped(rows)), trn("%d column", "%d columns", table.columnCount)]
-        if table.isTruncated { parts.append(tr("only the first %s rows are shown", Self.grouped(rows))) }
+        var parts = [trn("%s row", "%s rows", rows, formattedCount(rows)), trn("%d column", "%d columns", table.columnCount)]
+        if table.isTruncated { parts.append(tr("only the first %s rows are shown", formattedCount(rows))) }
         if table.columnCount > columns { parts.append(tr("only the first %s columns are shown", String(columns))) }
         gtk_label_set_text(opaque(note), parts.joined(separator: " · "))
     }
@@ -78,12 +78,6 @@ public final class TableRenderer: PreviewRenderer {
         return Int32(min(max(longest * 8 + 24, 60), 360))
     }
 
-    /// A count with the locale's digit grouping ("1,000,000").
-    private static func grouped(_ number: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        return formatter.string(from: NSNumber(value: number)) ?? String(number)
-    }
 
     public func copy() -> Bool {
         guard let table, let position = virtualTable?.selectedPosition else { return false }
