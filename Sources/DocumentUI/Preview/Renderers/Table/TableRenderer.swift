@@ -68,11 +68,14 @@ public final class TableRenderer: PreviewRenderer {
         gtk_label_set_text(opaque(note), parts.joined(separator: " · "))
     }
 
-    /// A column's width from its longest text in the first rows, so it does not jump as rows
-    /// scroll by.
+    /// A column's width from its longest text in a sample of rows (the first, the last, and some
+    /// in between), fixed so that it does not jump as rows scroll by.
     private static func width(of column: Int, in table: DelimitedTable) -> Int32 {
+        let count = table.rowCount
+        let step = max(count / 100, 1)
+        let sample = Set(Array(0..<min(count, 100)) + Array(stride(from: 0, to: count, by: step)) + Array(max(count - 100, 0)..<count))
         var longest = 0
-        for row in 0..<min(table.rowCount, 200) {
+        for row in sample {
             longest = max(longest, table.cell(row: row, column: column).count)
         }
         return Int32(min(max(longest * 8 + 24, 60), 360))
