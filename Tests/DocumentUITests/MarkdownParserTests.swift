@@ -62,6 +62,7 @@ final class MarkdownParserTests: XCTestCase {
                        "<a href=\"https://r.example/\">ref</a> and <a href=\"https://r.example/\">text</a>")
         XCTAssertEqual(markup("<https://a.example/?q=1&b=2>"), "<a href=\"https://a.example/?q=1&amp;b=2\">https://a.example/?q=1&amp;b=2</a>")
         XCTAssertEqual(markup("[not a link] [a](b"), "[not a link] [a](b")
+        XCTAssertEqual(markup("[section](#usage)"), "<a href=\"\">section</a>", "in-page links open nothing")
     }
 
     func testImagesArePiecesOfTheirOwn() {

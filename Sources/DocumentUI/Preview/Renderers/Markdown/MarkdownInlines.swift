@@ -454,7 +454,8 @@ struct MarkdownInlines: Sendable {
 
     /// A link or image address: absolute as written, or relative to the document's folder.
     func resolve(_ destination: String) -> URL? {
-        guard !destination.isEmpty else { return nil }
+        // A link to a heading in the same document: nothing to open.
+        guard !destination.isEmpty, !destination.hasPrefix("#") else { return nil }
         if let colon = destination.firstIndex(of: ":"), Self.isScheme(destination[..<colon]) {
             return URL(string: destination)
         }
