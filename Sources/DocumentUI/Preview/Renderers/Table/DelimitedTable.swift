@@ -9,6 +9,9 @@ import Foundation
 final class DelimitedTable: Sendable {
     /// Rows read at most; a note says when the file has more.
     static let rowLimit = 5_000_000
+    /// Reading stops after this long too, well within the previewer's 15 s (a slow disk, a
+    /// debug build): what was read is shown with the same note.
+    static let timeLimit: Duration = .seconds(8)
     /// Columns shown at most: a column view builds a cell widget per column for each visible row.
     static let columnLimit = 200
     /// A cell shows at most this many bytes.
@@ -20,7 +23,8 @@ final class DelimitedTable: Sendable {
     private let rowStarts: [UInt32]
     /// The most cells in any row.
     let columnCount: Int
-    /// True when the file had more rows than `rowLimit` (or more text than an index can address).
+    /// True when the file had more rows than were read (`rowLimit`, `timeLimit`, or more text
+    /// than an index can address).
     let isTruncated: Bool
 
     /// The number of rows, the header row included.
@@ -87,6 +91,7 @@ final class DelimitedTable: Sendable {
         var cellIsQuotedRow = false  // a row of one empty quoted cell ("") is a row
         var cellStart = 0  // where the current cell's text starts in `text`
         var index = 0
+        let clock = ContinuousClock(), start = clock.now
 
         func endCell() {
             cellEnds.append(UInt32(text.count))
@@ -150,7 +155,9 @@ final class DelimitedTable: Sendable {
                 cellIsQuotedRow = false
                 index += 1
                 if byte == carriageReturn, index < count, bytes[index] == newline { index += 1 }
-                if rowStarts.count - 1 >= rowLimit || text.count > Int(UInt32.max) - (1 << 20) {
+                let rows = rowStarts.count - 1
+                if rows >= rowLimit || text.count > Int(UInt32.max) - (1 << 20)
+                    || (rows % 65_536 == 0 && clock.now - start > timeLimit) {
                     isTruncated = index < count
                     break
                 }
