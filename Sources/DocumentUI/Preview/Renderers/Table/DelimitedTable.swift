@@ -7,7 +7,7 @@ import Foundation
 /// of each row's first cell. A million rows of ten cells cost about the file's size plus 40 MB,
 /// and a cell becomes a String only when a row scrolls into view.
 final class DelimitedTable: Sendable {
-    /// Rows read at most; a note says when the file has more.
+    /// Rows read at most besides the header; a note says when the file has more.
     static let rowLimit = 5_000_000
     /// Reading stops after this long too, well within the previewer's 15 s (a slow disk, a
     /// debug build): what was read is shown with the same note.
@@ -156,7 +156,7 @@ final class DelimitedTable: Sendable {
                 index += 1
                 if byte == carriageReturn, index < count, bytes[index] == newline { index += 1 }
                 let rows = rowStarts.count - 1
-                if rows >= rowLimit || text.count > Int(UInt32.max) - (1 << 20)
+                if rows > rowLimit || text.count > Int(UInt32.max) - (1 << 20)
                     || (rows % 65_536 == 0 && clock.now - start > timeLimit) {
                     isTruncated = index < count
                     break
