@@ -8,7 +8,7 @@ packages=(
   # build: the C libraries behind the module maps
   pkg-config libglib2.0-dev libgtk-4-dev libadwaita-1-dev
   libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev libjpeg62-turbo-dev
-  libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev
+  libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libfontconfig-dev libgstreamer-plugins-base1.0-dev
   # the previewer's media: GStreamer through GtkMediaFile
   libgtk-4-media-gstreamer gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   # Space in Files: the real Nautilus, and Sushi as the peer the previewer is measured against

@@ -5,6 +5,10 @@
 #include <adwaita.h>
 #include <gtksourceview/gtksource.h>
 #include <poppler.h>
+#include <fontconfig/fontconfig.h>
+#include <pango/pangofc-fontmap.h>
+#include <gst/gst.h>
+#include <gst/pbutils/pbutils.h>
 
 static inline GtkWidget *dossier_gtk_widget(gpointer instance) { return GTK_WIDGET(instance); }
 static inline GtkWindow *dossier_gtk_window(gpointer instance) { return GTK_WINDOW(instance); }
@@ -65,5 +69,39 @@ static inline int dossier_poppler_uri_links(PopplerPage *page, double scale, dou
 
 /* A GVariant holding a string, for action targets (g_variant_new is variadic). */
 static inline GVariant *dossier_variant_string(const char *text) { return g_variant_new_string(text); }
+
+/* Type macros Clang does not import. */
+static inline GType dossier_gtk_type_object(void) { return G_TYPE_OBJECT; }
+static inline GType dossier_gtk_type_list_model(void) { return G_TYPE_LIST_MODEL; }
+
+/* A box that screen readers see as a named group (a plain box is generic, which AT-SPI does
+   not name): the top widget of a renderer made of several parts. */
+static inline GtkWidget *dossier_group_box_new(GtkOrientation orientation, int spacing) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", orientation, "spacing", spacing,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL));
+}
+
+/* Adds style sheet rules for the whole display (the renderers' few custom classes). */
+static inline void dossier_add_css(const char *css) {
+    GtkCssProvider *provider = gtk_css_provider_new();
+    gtk_css_provider_load_from_data(provider, css, -1);
+    gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(provider),
+                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+    g_object_unref(provider);
+}
+
+/* The fontconfig font map of a private configuration: a font file shown without installing it. */
+static inline PangoFontMap *dossier_font_map_new_for_config(FcConfig *config) {
+    PangoFontMap *map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+    if (map != NULL && PANGO_IS_FC_FONT_MAP(map)) pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
+    return map;
+}
+
+/* GStreamer's tag names are macros. */
+static inline const char *dossier_gst_tag_title(void) { return GST_TAG_TITLE; }
+static inline const char *dossier_gst_tag_artist(void) { return GST_TAG_ARTIST; }
+static inline const char *dossier_gst_tag_album(void) { return GST_TAG_ALBUM; }
+static inline const char *dossier_gst_tag_image(void) { return GST_TAG_IMAGE; }
+static inline const char *dossier_gst_tag_preview_image(void) { return GST_TAG_PREVIEW_IMAGE; }
 
 #endif

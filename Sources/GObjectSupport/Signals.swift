@@ -53,6 +53,16 @@ private let void0: Void0 = { _, data in box(data, as: (() -> Void).self)() }
 private let void1: Void1 = { _, argument, data in box(data, as: ((UnsafeMutableRawPointer?) -> Void).self)(argument) }
 private let bool0: Bool0 = { _, data in box(data, as: (() -> Bool).self)() ? 1 : 0 }
 
+// A signal with one unsigned integer argument, e.g. GtkColumnView::activate (the position).
+private typealias VoidNumber = @convention(c) (gpointer?, guint, gpointer?) -> Void
+private let voidNumber: VoidNumber = { _, number, data in box(data, as: ((UInt32) -> Void).self)(number) }
+
+// A signal with one string argument that returns a boolean, e.g. GtkLabel::activate-link.
+private typealias BoolString = @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?) -> gboolean
+private let boolString: BoolString = { _, argument, data in
+    box(data, as: ((String?) -> Bool).self)(argument.map { String(cString: $0) }) ? 1 : 0
+}
+
 // GtkEventControllerKey::key-pressed: (controller, keyval, keycode, modifier state).
 private typealias KeyPressed = @convention(c) (gpointer?, guint, guint, guint, gpointer?) -> gboolean
 private let keyPressed: KeyPressed = { _, keyval, _, state, data in
@@ -92,4 +102,24 @@ public func connectSignal(
     returning handler: @escaping () -> Bool
 ) -> SignalConnection {
     connect(instance, signal, handler, trampoline: unsafeBitCast(bool0, to: GCallback.self), after: after)
+}
+
+/// Connects a handler for a signal with one unsigned integer argument, e.g. GtkColumnView's
+/// `activate` (the activated position).
+@discardableResult
+public func connectNumberSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    _ handler: @escaping (UInt32) -> Void
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(voidNumber, to: GCallback.self), after: after)
+}
+
+/// Connects a handler for a signal with one string argument whose return value stops (true)
+/// or continues (false) the emission, e.g. GtkLabel's `activate-link` (the URI).
+@discardableResult
+public func connectStringSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    _ handler: @escaping (String?) -> Bool
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(boolString, to: GCallback.self), after: after)
 }

@@ -53,7 +53,13 @@ enum DesktopSession {
         Thread.sleep(forTimeInterval: 0.3)
     }
 
+    static func doubleClick(x: Int, y: Int) {
+        run(["/usr/bin/xdotool", "mousemove", String(x), String(y), "click", "--repeat", "2", "--delay", "80", "1"])
+        Thread.sleep(forTimeInterval: 0.3)
+    }
+
     /// A screenshot of the whole screen, kept in the test log folder.
+    @discardableResult
     static func screenshot(_ name: String) -> URL {
         let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-screenshots")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

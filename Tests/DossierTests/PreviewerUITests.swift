@@ -26,6 +26,13 @@ final class PreviewerUITests: XCTestCase {
             ("document.pdf", "Page 1"),
             ("notes.txt", "Text of notes.txt"),
             ("hello.swift", "Text of hello.swift"),
+            ("readme.md", "Formatted text of readme.md"),
+            ("table.csv", "Table of table.csv, 20 rows"),
+            ("archive.zip", "Contents of archive.zip"),
+            ("sound.ogg", "Audio sound.ogg"),
+            ("clip.webm", "Video clip.webm"),
+            ("font.ttf", "Font specimen of font.ttf"),
+            ("folder", "Summary of folder folder"),
             ("mystery.xyz9", "Information about mystery.xyz9"),
         ]
         let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + cases.map { samples.appendingPathComponent($0.0).path })
@@ -62,10 +69,17 @@ final class PreviewerUITests: XCTestCase {
         let bomb = try folder.write("huge.png", bytes: EXIF.bombPNG(width: 30_000, height: 30_000))
         let fifo = folder.url.appendingPathComponent("pipe.txt").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let files = [truncated.path, corrupt.path, bomb.path, fifo]
+        // Right magic numbers, then bytes that mean nothing.
+        let garbage = (0..<4000).map { UInt8($0 * 37 % 251) }
+        let ogg = try folder.write("damaged.ogg", bytes: Array("OggS".utf8) + garbage)
+        let webm = try folder.write("damaged.webm", bytes: [0x1A, 0x45, 0xDF, 0xA3] + garbage)
+        let zip = try folder.write("damaged.zip", bytes: [0x50, 0x4B, 0x03, 0x04] + garbage)
+        let font = try folder.write("damaged.ttf", bytes: [0x00, 0x01, 0x00, 0x00] + garbage)
+        let files = [truncated.path, corrupt.path, bomb.path, fifo, ogg.path, webm.path, zip.path, font.path]
         let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + files)
         defer { app.terminate() }
-        for (index, name) in ["truncated.png", "corrupt.pdf", "huge.png", "pipe.txt"].enumerated() {
+        for (index, name) in ["truncated.png", "corrupt.pdf", "huge.png", "pipe.txt", "damaged.ogg", "damaged.webm",
+                              "damaged.zip", "damaged.ttf"].enumerated() {
             let shown = DesktopSession.waitForAccessible("“\(name)” cannot be shown")
             XCTAssertTrue(shown, "\(name) ends on an error page")
             DesktopSession.screenshot("bad-\(index)-\(name)")
@@ -73,6 +87,84 @@ final class PreviewerUITests: XCTestCase {
             DesktopSession.key("Right")
         }
         XCTAssertTrue(app.isRunning, "the previewer is still alive")
+    }
+
+    func testMarkdownSourceButtonSwitchesToTheSource() throws {
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("readme.md").path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Formatted text of readme.md"))
+        XCTAssertFalse(DesktopSession.accessibleNames().contains { $0.hasSuffix(": Source of readme.md") },
+                       "the source is hidden at first")
+        let formatted = DesktopSession.screenshot("markdown-formatted")
+        let button = try XCTUnwrap(DesktopSession.centre(of: "Show source", inApp: "dossier"), "the Source button is there")
+        DesktopSession.click(x: button.x, y: button.y)
+        XCTAssertTrue(DesktopSession.waitForAccessible("Source of readme.md"), "the source is shown")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Show formatted text"), "the button now goes back")
+        let source = DesktopSession.screenshot("markdown-source")
+        XCTAssertGreaterThan(DesktopSession.difference(formatted, source, x: content.x, y: content.y + 40,
+                                                       width: content.width, height: content.height - 40), 0.01)
+    }
+
+    func testAMillionRowTableLoadsAndShowsItsLastRow() throws {
+        let folder = try TemporaryFolder()
+        var text = "id,name,value\n"
+        text.reserveCapacity(30_000_000)
+        for row in 1...1_000_000 { text += "\(row),Row \(row),\(row * 2)\n" }
+        let file = try folder.write("million.csv", text)
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", file.path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Table of million.csv, 1000000 rows", timeout: 30))
+        XCTAssertTrue(DesktopSession.waitForAccessible("Row 1"), "the first rows are shown")
+        let shot = DesktopSession.screenshot("table-million")
+        XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height), 0.02)
+        // End in the table goes to the last row.
+        DesktopSession.click(x: 300, y: 200)
+        DesktopSession.key("End")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Row 1000000"), "the last row is shown")
+        DesktopSession.screenshot("table-million-end")
+    }
+
+    func testArchiveEntriesPreviewInPlaceAndUnsafeOnesAreNeverExtracted() throws {
+        let folder = try TemporaryFolder("dossier-archive")
+        let cache = folder.url.appendingPathComponent("cache")
+        let absolute = "/tmp/dossier-absolute-\(UUID().uuidString).txt"
+        let zip = folder.url.appendingPathComponent("evil.zip")
+        // Python's zipfile keeps the names as given, "../" and all.
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w') as z:
+                z.writestr('../escape.txt', 'outside\\n')
+                z.writestr(sys.argv[2], 'absolute\\n')
+                z.writestr('docs/ok.txt', 'inside\\n')
+            """
+        DesktopSession.run(["/usr/bin/python3", "-c", script, zip.path, absolute])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: zip.path))
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", zip.path], environment: ["XDG_CACHE_HOME": cache.path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Contents of evil.zip"))
+        XCTAssertTrue(DesktopSession.waitForAccessible("Unsafe path, not extracted: ../escape.txt"), "flagged")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Unsafe path, not extracted: \(absolute)"), "flagged")
+        DesktopSession.screenshot("archive-listing")
+
+        // A safe entry previews in place; Back returns to the listing.
+        let entry = try XCTUnwrap(DesktopSession.centre(of: "ok.txt", inApp: "dossier"))
+        DesktopSession.doubleClick(x: entry.x, y: entry.y)
+        XCTAssertTrue(DesktopSession.waitForAccessible("Text of ok.txt"), "the entry is previewed")
+        DesktopSession.screenshot("archive-entry")
+        let back = try XCTUnwrap(DesktopSession.centre(of: "Back to the archive", inApp: "dossier"))
+        DesktopSession.click(x: back.x, y: back.y)
+        XCTAssertTrue(eventually { !DesktopSession.accessibleNames().contains { $0.hasSuffix(": Text of ok.txt") } },
+                      "back at the listing")
+
+        // An unsafe entry is refused, and nothing lands outside the private folder.
+        let unsafe = try XCTUnwrap(DesktopSession.centre(of: "Unsafe path, not extracted: ../escape.txt", inApp: "dossier"))
+        DesktopSession.doubleClick(x: unsafe.x, y: unsafe.y)
+        XCTAssertTrue(DesktopSession.waitForAccessible("Not extracted: Its path leads outside the archive"), "refused")
+        DesktopSession.screenshot("archive-unsafe")
+        let written = FileManager.default.enumerator(atPath: folder.url.path)?.compactMap { $0 as? String } ?? []
+        XCTAssertFalse(written.contains { $0.hasSuffix("escape.txt") || $0.hasSuffix("absolute.txt") }, "\(written)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: absolute))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.url.deletingLastPathComponent().appendingPathComponent("escape.txt").path))
     }
 
     func testShowFileOverDBusShowsTheWindowAndSetsVisible() throws {

@@ -69,8 +69,11 @@ public final class PreviewRendererRegistry {
     }
 
     private var entries: [Entry] = [
+        // On a tie (a .docx is both a word-processing document and a zip), earlier wins.
         .renderer(ImageRenderer.self), .renderer(PDFRenderer.self), .renderer(HTMLRenderer.self),
-        .renderer(OfficeRenderer.self), .renderer(TextRenderer.self), .renderer(InfoRenderer.self),
+        .renderer(OfficeRenderer.self), .renderer(MarkdownRenderer.self), .renderer(TableRenderer.self),
+        .renderer(TextRenderer.self), .renderer(ArchiveRenderer.self), .renderer(MediaRenderer.self),
+        .renderer(FontRenderer.self), .renderer(FolderRenderer.self), .renderer(InfoRenderer.self),
     ]
 
     init(externalPreviewers: [ExternalPreviewer] = ExternalPreviewer.installed()) {

@@ -7,8 +7,8 @@ import GObjectSupport
 /// the size and the dates. The window's Open With button is right above it.
 @MainActor
 public final class InfoRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.data, .folder, .symbolicLink, .fifo, .socket,
-                                                         .characterDevice, .blockDevice]
+    public static let supportedTypes: [DocumentType] = [.data, .symbolicLink, .fifo, .socket, .characterDevice,
+                                                         .blockDevice]
     public let view: Widget
 
     public init() {

@@ -1,0 +1,263 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Archives as a listing: each entry's name (indented under its folder), size and date, read
+/// with libarchive off the main thread. Entries whose path is absolute or climbs with `..` are
+/// listed first, flagged, and never extracted.
+///
+/// Activating a file (double click, Enter) previews it in place: the entry alone is extracted
+/// into a private folder in the cache and shown by a nested preview page, with a Back button
+/// (or Backspace) to the listing. In place rather than in a second previewer window: the
+/// window's arrows, Open With and Escape keep meaning the archive the user chose, and the
+/// extracted copy is deleted when the user goes back or the page goes away.
+@MainActor
+public final class ArchiveRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.archive]
+
+    public let view: Widget
+    private let listingPage: Widget
+    private let entryPage: Widget
+    private let entryTitle: Widget
+    private let entryContent: Widget
+    private let note: Widget
+    private var listing: ArchiveListing?
+    private var virtualTable: VirtualTable?
+    private var archivePath = ""
+    private var isRaw = false
+    private var title = ""
+    private var nested: PreviewPage?
+    private var extraction: Task<Void, Never>?
+    private var extractedFolders: [URL] = []
+
+    /// Types that are one compressed file rather than a bundle of entries.
+    nonisolated static let compressedFileTypes: Set<String> = [
+        "application/gzip", "application/x-bzip", "application/x-bzip2", "application/x-xz", "application/zstd",
+        "application/x-lzma", "application/x-lzip", "application/x-compress",
+    ]
+
+    public init() {
+        note = makeLabel("", classes: ["dim-label", "caption"])
+        gtk_label_set_xalign(opaque(note), 0)
+        gtk_label_set_wrap(opaque(note), 1)
+        gtk_widget_set_margin_start(note, 12)
+        gtk_widget_set_margin_end(note, 12)
+        gtk_widget_set_margin_top(note, 6)
+        gtk_widget_set_margin_bottom(note, 6)
+        listingPage = makeBox(GTK_ORIENTATION_VERTICAL, [note])
+
+        let back = gtk_button_new_from_icon_name("go-previous-symbolic")!
+        setAccessibleName(back, tr("Back to the archive"))
+        gtk_widget_set_tooltip_text(back, tr("Back to the archive"))
+        entryTitle = makeLabel("", classes: ["heading"])
+        gtk_label_set_ellipsize(opaque(entryTitle), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_label_set_xalign(opaque(entryTitle), 0)
+        gtk_widget_set_hexpand(entryTitle, 1)
+        let toolbar = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [back, entryTitle])
+        gtk_widget_add_css_class(toolbar, "toolbar")
+        entryContent = makeBox(GTK_ORIENTATION_VERTICAL, [])
+        gtk_widget_set_vexpand(entryContent, 1)
+        entryPage = makeBox(GTK_ORIENTATION_VERTICAL, [toolbar, gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), entryContent])
+        gtk_widget_set_visible(entryPage, 0)
+
+        // Pages are shown and hidden rather than stacked, so the accessibility tree holds only
+        // the one on screen.
+        view = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_box_append(cast(view), listingPage)
+        gtk_box_append(cast(view), entryPage)
+
+        connectSignal(raw(back), "clicked") { [weak self] in MainActor.assumeIsolated { self?.showListing() } }
+        let keys = gtk_event_controller_key_new()!
+        connectKeyPressed(raw(keys)) { [weak self] key, _ in
+            MainActor.assumeIsolated {
+                guard let self, key == UInt32(GDK_KEY_BackSpace), gtk_widget_get_visible(self.entryPage) != 0 else { return false }
+                self.showListing()
+                return true
+            }
+        }
+        gtk_widget_add_controller(view, keys)
+    }
+
+    isolated deinit {
+        extraction?.cancel()
+        nested?.cancel()
+        for folder in extractedFolders { ArchiveExtraction.remove(folder) }
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        archivePath = item.url.path
+        title = item.displayTitle
+        isRaw = Self.compressedFileTypes.contains(type.identifier)
+        let path = archivePath, raw = isRaw
+        let listing = try await Task.detached { ArchiveListing.read(path, raw: raw) }.value.get()
+        self.listing = listing
+        show(listing)
+        setAccessibleName(view, tr("Contents of %s", title))
+    }
+
+    // MARK: The listing
+
+    private static let dateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        return formatter
+    }()
+
+    private func show(_ listing: ArchiveListing) {
+        let entries = listing.entries
+        let table = VirtualTable(count: entries.count)
+        virtualTable = table
+        table.addColumn(title: tr("Name"), expand: true, setup: {
+            let icon = gtk_image_new()!
+            let label = makeCellLabel()
+            return makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 8, [icon, label])
+        }, bind: { row, position in
+            let entry = entries[position]
+            let icon = gtk_widget_get_first_child(row)!, label = gtk_widget_get_last_child(row)!
+            gtk_widget_set_margin_start(row, Int32(min(entry.depth, 30) * 20))
+            gtk_label_set_text(opaque(label), entry.name)
+            Self.setIcon(icon, for: entry)
+            if entry.isUnsafe {
+                gtk_widget_add_css_class(label, "error")
+                let warning = tr("Unsafe path, not extracted: %s", entry.path)
+                gtk_widget_set_tooltip_text(row, warning)
+                setAccessibleName(label, warning)
+            } else {
+                gtk_widget_remove_css_class(label, "error")
+                gtk_widget_set_tooltip_text(row, entry.depth > 0 ? entry.path : nil)
+                setAccessibleName(label, entry.name)
+            }
+        })
+        table.addColumn(title: tr("Size"), width: 100, setup: { makeCellLabel(alignment: 1, classes: ["numeric"]) },
+                        bind: { label, position in
+            let entry = entries[position]
+            let text = entry.kind == .file ? entry.size.map(formattedSize) ?? "" : ""
+            gtk_label_set_text(opaque(label), text)
+        })
+        table.addColumn(title: tr("Modified"), width: 180, setup: { makeCellLabel(classes: ["dim-label"]) },
+                        bind: { label, position in
+            gtk_label_set_text(opaque(label), entries[position].modified.map(Self.dateFormatter.string(from:)) ?? "")
+        })
+        table.onActivate { [weak self] position in self?.open(position) }
+        setAccessibleName(table.columnView, tr("Entries of %s", title))
+        gtk_box_prepend(cast(listingPage), table.scrolled)
+
+        let files = entries.filter { $0.kind != .folder }.count
+        var parts = [trn("%d item", "%d items", files)]
+        let unsafe = entries.filter(\.isUnsafe).count
+        if unsafe > 0 { parts.append(trn("%d entry with an unsafe path is not extracted", "%d entries with unsafe paths are not extracted", unsafe)) }
+        if listing.isTruncated { parts.append(tr("only the first %s entries are listed", String(entries.count))) }
+        if let damage = listing.damage { parts.append(tr("the archive is damaged: %s", damage)) }
+        gtk_label_set_text(opaque(note), parts.joined(separator: " · "))
+    }
+
+    private static func setIcon(_ icon: Widget, for entry: ArchiveEntry) {
+        let image = OpaquePointer(icon)
+        if entry.isUnsafe {
+            gtk_image_set_from_icon_name(image, "dialog-warning-symbolic")
+            return
+        }
+        switch entry.kind {
+        case .folder: gtk_image_set_from_icon_name(image, "folder-symbolic")
+        case .link: gtk_image_set_from_icon_name(image, "emblem-symbolic-link-symbolic")
+        case .other: gtk_image_set_from_icon_name(image, "text-x-generic-symbolic")
+        case .file:
+            let type = g_content_type_guess(entry.name, nil, 0, nil)
+            let gicon = g_content_type_get_symbolic_icon(type)
+            g_free(type)
+            gtk_image_set_from_gicon(image, gicon)
+            if let gicon { g_object_unref(raw(gicon)) }
+        }
+    }
+
+    // MARK: Previewing an entry
+
+    private func open(_ position: Int) {
+        guard let entries = listing?.entries, position < entries.count else { return }
+        let entry = entries[position]
+        if entry.kind == .folder { return }
+        showEntryPage(entry)
+        let spinner = gtk_spinner_new()!
+        gtk_spinner_start(cast(spinner))
+        gtk_widget_set_size_request(spinner, 32, 32)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+        gtk_widget_set_vexpand(spinner, 1)
+        setAccessibleName(spinner, tr("Extracting"))
+        setEntryContent(spinner)
+        let path = archivePath, raw = isRaw
+        extraction?.cancel()
+        extraction = Task { @MainActor [weak self] in
+            let task = Task.detached { () -> Result<URL, PreviewError> in
+                do throws(PreviewError) { return .success(try ArchiveExtraction.extract(entry, from: path, raw: raw)) } catch {
+                    return .failure(error)
+                }
+            }
+            let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            guard let self else {
+                if case .success(let file) = result { ArchiveExtraction.remove(file.deletingLastPathComponent()) }
+                return
+            }
+            if Task.isCancelled {
+                if case .success(let file) = result { ArchiveExtraction.remove(file.deletingLastPathComponent()) }
+                return
+            }
+            switch result {
+            case .success(let file):
+                self.extractedFolders.append(file.deletingLastPathComponent())
+                let page = PreviewPage(item: PreviewItem(url: file, title: entry.name))
+                self.nested = page
+                self.setEntryContent(page.view)
+                page.start()
+            case .failure(let error):
+                self.showRefusal(entry, reason: error.message)
+            }
+        }
+    }
+
+    private func showEntryPage(_ entry: ArchiveEntry) {
+        gtk_label_set_text(opaque(entryTitle), entry.path)
+        gtk_widget_set_visible(listingPage, 0)
+        gtk_widget_set_visible(entryPage, 1)
+    }
+
+    private func setEntryContent(_ content: Widget) {
+        while let child = gtk_widget_get_first_child(entryContent) { gtk_box_remove(cast(entryContent), child) }
+        gtk_widget_set_vexpand(content, 1)
+        gtk_box_append(cast(entryContent), content)
+    }
+
+    private func showRefusal(_ entry: ArchiveEntry, reason: String) {
+        let page = dossier_status_page_new()!
+        adw_status_page_set_icon_name(OpaquePointer(page), entry.isUnsafe ? "dialog-warning-symbolic" : "action-unavailable-symbolic")
+        adw_status_page_set_title(OpaquePointer(page), tr("“%s” is not shown", entry.name))
+        adw_status_page_set_description(OpaquePointer(page), reason)
+        setAccessibleName(page, tr("Not extracted: %s", reason))
+        setEntryContent(page)
+    }
+
+    private func showListing() {
+        extraction?.cancel()
+        extraction = nil
+        nested?.cancel()
+        nested = nil
+        setEntryContent(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        for folder in extractedFolders { ArchiveExtraction.remove(folder) }
+        extractedFolders.removeAll()
+        gtk_widget_set_visible(entryPage, 0)
+        gtk_widget_set_visible(listingPage, 1)
+        if let columnView = virtualTable?.columnView { gtk_widget_grab_focus(columnView) }
+    }
+
+    public func copy() -> Bool {
+        if let renderer = nested?.renderer, gtk_widget_get_visible(entryPage) != 0 { return renderer.copy() }
+        guard let position = virtualTable?.selectedPosition, let entry = listing?.entries[position] else { return false }
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), entry.path)
+        return true
+    }
+
+    public func zoom(_ change: ZoomChange) {
+        if gtk_widget_get_visible(entryPage) != 0 { nested?.renderer?.zoom(change) }
+    }
+}

@@ -1,0 +1,101 @@
+import CGtk
+import DocumentCore
+import Foundation
+
+/// A Markdown file made ready to show, off the main thread: its blocks with every inline
+/// already written as Pango markup, and the local images it shows, decoded.
+struct MarkdownDocument: Sendable {
+    indirect enum Block: Sendable {
+        case heading(level: Int, markup: String)
+        case paragraph([MarkdownPiece])
+        case code(language: String?, text: String)
+        case quote([Block])
+        case list(ordered: Bool, start: Int, items: [Item])
+        case table(header: [String], alignments: [MarkdownAlignment], rows: [[String]])
+        case rule
+    }
+
+    struct Item: Sendable {
+        var checked: Bool?
+        var blocks: [Block]
+    }
+
+    var source: String
+    var blocks: [Block]
+    /// The decoded local images, by address.
+    var images: [URL: PixbufReference]
+    /// The file's size when only its start was read.
+    var truncatedSize: Int64?
+
+    /// Read and rendered at most; the source view shows the same part.
+    static let limit = 1 << 20
+    /// Images decoded per document at most, and the widest an image is decoded at.
+    static let imageLimit = 64
+    static let imageWidth: Int32 = 1600
+
+    /// Reads, parses and prepares the file at `url`.
+    static func load(_ url: URL) throws(PreviewError) -> MarkdownDocument {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno))))
+        }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
+        try? handle.seek(toOffset: 0)
+        let data = (try? handle.read(upToCount: limit)) ?? Data()
+        let source = String(decoding: data, as: UTF8.self)
+        var parser = MarkdownBlockParser()
+        let parsed = parser.parse(source)
+        let inlines = MarkdownInlines(references: parser.references, base: url.deletingLastPathComponent())
+        let blocks = parsed.map { prepare($0, inlines) }
+        var images: [URL: PixbufReference] = [:]
+        for source in localImages(blocks).prefix(imageLimit) where images[source] == nil {
+            if let pixbuf = decodeImage(source.path) { images[source] = pixbuf }
+        }
+        return MarkdownDocument(source: source, blocks: blocks, images: images,
+                                truncatedSize: size > Int64(limit) ? size : nil)
+    }
+
+    private static func prepare(_ block: MarkdownBlock, _ inlines: MarkdownInlines) -> Block {
+        switch block {
+        case .heading(let level, let text): .heading(level: level, markup: inlines.markup(text))
+        case .paragraph(let text): .paragraph(inlines.pieces(text))
+        case .code(let language, let text): .code(language: language, text: text)
+        case .quote(let blocks): .quote(blocks.map { prepare($0, inlines) })
+        case .list(let ordered, let start, let items):
+            .list(ordered: ordered, start: start,
+                  items: items.map { Item(checked: $0.checked, blocks: $0.blocks.map { prepare($0, inlines) }) })
+        case .table(let header, let alignments, let rows):
+            .table(header: header.map(inlines.markup), alignments: alignments, rows: rows.map { $0.map(inlines.markup) })
+        case .rule: .rule
+        }
+    }
+
+    /// The file addresses of the images the blocks show, in order.
+    private static func localImages(_ blocks: [Block]) -> [URL] {
+        blocks.flatMap { block -> [URL] in
+            switch block {
+            case .paragraph(let pieces):
+                pieces.compactMap { piece in
+                    guard case .image(let image) = piece, let source = image.source, source.isFileURL else { return nil }
+                    return source
+                }
+            case .quote(let inner): localImages(inner)
+            case .list(_, _, let items): items.flatMap { localImages($0.blocks) }
+            default: []
+            }
+        }
+    }
+
+    /// An image decoded no wider than `imageWidth`; nil when it is not an image, or is a
+    /// decompression bomb.
+    private static func decodeImage(_ path: String) -> PixbufReference? {
+        var width: Int32 = 0, height: Int32 = 0
+        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0,
+              Int(width) * Int(height) <= ImageRenderer.pixelLimit
+        else { return nil }
+        let pixbuf = width > imageWidth
+            ? gdk_pixbuf_new_from_file_at_scale(path, imageWidth, -1, 1, nil)
+            : gdk_pixbuf_new_from_file(path, nil)
+        return pixbuf.map(PixbufReference.init)
+    }
+}

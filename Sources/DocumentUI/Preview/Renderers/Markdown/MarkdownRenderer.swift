@@ -1,0 +1,141 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Markdown, formatted: headings, paragraphs, lists, emphasis, code, links, images next to the
+/// file, quotes, rules and tables, in a readable column. A Source button in the renderer's own
+/// toolbar switches to the file's text, highlighted, in a GtkSourceView. The first megabyte is
+/// parsed off the main thread; a note says when the file is longer.
+@MainActor
+public final class MarkdownRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.markdown]
+
+    public let view: Widget
+    /// Called with a link's address when the user clicks it. When nil, the link opens in the
+    /// user's default application for it; the previewer can route links to its delegate here.
+    public var linkHandler: ((URL) -> Void)?
+
+    public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
+
+    private let rendered: Widget
+    private let clamp: OpaquePointer
+    private let sourceScrolled: Widget
+    private let source: Widget
+    private let toggle: Widget
+    private let note: Widget
+    private var title = ""
+
+    /// Link schemes a click may open; anything else (`javascript:`, `data:`…) is ignored.
+    nonisolated static let openableSchemes: Set<String> = ["http", "https", "mailto", "ftp", "file"]
+
+    public init() {
+        note = makeLabel("", classes: ["dim-label", "caption"])
+        gtk_label_set_xalign(opaque(note), 0)
+        gtk_widget_set_hexpand(note, 1)
+        toggle = gtk_toggle_button_new_with_label(tr("Source"))
+        setAccessibleName(toggle, tr("Show source"))
+        gtk_widget_set_tooltip_text(toggle, tr("Show the Markdown source"))
+        let toolbar = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [note, toggle])
+        gtk_widget_add_css_class(toolbar, "toolbar")
+
+        clamp = OpaquePointer(adw_clamp_new())
+        adw_clamp_set_maximum_size(clamp, Int32(MarkdownWidgets.columnWidth))
+        adw_clamp_set_tightening_threshold(clamp, 600)
+        gtk_widget_set_margin_top(widget(clamp), 12)
+        gtk_widget_set_margin_bottom(widget(clamp), 24)
+        gtk_widget_set_margin_start(widget(clamp), 24)
+        gtk_widget_set_margin_end(widget(clamp), 24)
+        rendered = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(cast(rendered), widget(clamp))
+        gtk_scrolled_window_set_policy(cast(rendered), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(rendered, 1)
+
+        let buffer = gtk_source_buffer_new(nil)
+        source = gtk_source_view_new_with_buffer(buffer)
+        g_object_unref(raw(buffer!))
+        gtk_text_view_set_editable(cast(source), 0)
+        gtk_text_view_set_monospace(cast(source), 1)
+        gtk_text_view_set_wrap_mode(cast(source), GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_left_margin(cast(source), 8)
+        gtk_text_view_set_top_margin(cast(source), 8)
+        gtk_source_view_set_show_line_numbers(cast(source), 1)
+        sourceScrolled = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(cast(sourceScrolled), source)
+        gtk_widget_set_vexpand(sourceScrolled, 1)
+        gtk_widget_set_visible(sourceScrolled, 0)
+
+        view = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        for child in [toolbar, rendered, sourceScrolled] { gtk_box_append(cast(view), child) }
+        connectSignal(raw(toggle), "toggled") { [weak self] in
+            MainActor.assumeIsolated { self?.showSource(gtk_toggle_button_get_active(cast(self?.toggle)) != 0) }
+        }
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        let url = item.url
+        let loaded = await Task.detached { () -> Result<MarkdownDocument, PreviewError> in
+            do throws(PreviewError) { return .success(try MarkdownDocument.load(url)) } catch { return .failure(error) }
+        }.value
+        let document = try loaded.get()
+        title = item.displayTitle
+        let widgets = MarkdownWidgets(document: document) { [weak self] url in self?.open(url) }
+        adw_clamp_set_child(clamp, widgets.build(document.blocks))
+
+        let buffer = gtk_text_view_get_buffer(cast(source))
+        if let language = gtk_source_language_manager_get_language(gtk_source_language_manager_get_default(), "markdown") {
+            gtk_source_buffer_set_language(cast(buffer), language)
+        }
+        if let scheme = gtk_source_style_scheme_manager_get_scheme(gtk_source_style_scheme_manager_get_default(), "Adwaita") {
+            gtk_source_buffer_set_style_scheme(cast(buffer), scheme)
+        }
+        gtk_text_buffer_set_text(buffer, document.source, -1)
+        if let size = document.truncatedSize {
+            let shown = takeString(g_format_size(guint64(MarkdownDocument.limit))) ?? ""
+            let total = takeString(g_format_size(guint64(size))) ?? ""
+            gtk_label_set_text(opaque(note), tr("Showing the first %s of %s", shown, total))
+        }
+        setAccessibleName(view, tr("Formatted text of %s", title))
+        setAccessibleName(source, tr("Source of %s", title))
+    }
+
+    private func showSource(_ shown: Bool) {
+        gtk_widget_set_visible(sourceScrolled, shown ? 1 : 0)
+        gtk_widget_set_visible(rendered, shown ? 0 : 1)
+        setAccessibleName(toggle, shown ? tr("Show formatted text") : tr("Show source"))
+    }
+
+    private func open(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), Self.openableSchemes.contains(scheme) else { return }
+        if let linkHandler {
+            linkHandler(url)
+            return
+        }
+        let window = gtk_widget_get_root(view).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        gtk_show_uri(window, url.absoluteString, 0)
+    }
+
+    public func copy() -> Bool {
+        if gtk_widget_get_visible(sourceScrolled) != 0 {
+            let buffer = gtk_text_view_get_buffer(cast(source))
+            guard gtk_text_buffer_get_has_selection(buffer) != 0 else { return false }
+            gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(view))
+            return true
+        }
+        // The selection of the focused paragraph.
+        guard let root = gtk_widget_get_root(view), let focus = gtk_root_get_focus(root),
+              gtk_widget_is_ancestor(focus, rendered) != 0,
+              g_type_check_instance_is_a(cast(focus), gtk_label_get_type()) != 0
+        else { return false }
+        var start: Int32 = 0, end: Int32 = 0
+        guard gtk_label_get_selection_bounds(opaque(focus), &start, &end) != 0, end > start,
+              let text = borrowString(gtk_label_get_text(opaque(focus)))
+        else { return false }
+        // GTK counts characters as Unicode scalars.
+        let scalars = Array(text.unicodeScalars)
+        var selected = String.UnicodeScalarView()
+        selected.append(contentsOf: scalars[min(Int(start), scalars.count)..<min(Int(end), scalars.count)])
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), String(selected))
+        return true
+    }
+}

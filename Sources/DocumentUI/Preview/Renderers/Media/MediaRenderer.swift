@@ -1,0 +1,158 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Audio and video through GtkMediaFile (GStreamer): the video's picture, or for audio the
+/// embedded cover art (else the type's icon) with the title, artist and album from the tags;
+/// under either, GtkMediaControls with play/pause, the position scrubber and the volume.
+///
+/// The file is first inspected with GStreamer's discoverer off the main thread, so a damaged
+/// file or a format with no decoder ends on the error page; then the stream is opened and the
+/// page is ready once it is prepared. An error the stream reports later shows under the
+/// controls. Nothing plays by itself, and playback pauses when the page is hidden.
+@MainActor
+public final class MediaRenderer: PreviewRenderer {
+    public static let supportedTypes: [DocumentType] = [.audio, .movie]
+    /// The longest the stream may take to be ready after the discoverer accepted the file.
+    static let prepareTimeout: Duration = .seconds(10)
+
+    public let view: Widget
+    private let content: Widget
+    private let controls: Widget
+    private let problem: Widget
+    private var stream: ObjectReference?
+
+    public init() {
+        content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
+        gtk_widget_set_vexpand(content, 1)
+        controls = gtk_media_controls_new(nil)
+        gtk_widget_set_margin_start(controls, 12)
+        gtk_widget_set_margin_end(controls, 12)
+        gtk_widget_set_margin_bottom(controls, 6)
+        problem = makeLabel("", classes: ["error", "caption"], wrap: true)
+        gtk_widget_set_visible(problem, 0)
+        gtk_widget_set_margin_bottom(problem, 6)
+        view = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 6)
+        for child in [content, controls, problem] { gtk_box_append(cast(view), child) }
+        connectSignal(raw(view), "unmap") { [weak self] in
+            MainActor.assumeIsolated {
+                guard let stream = self?.stream else { return }
+                gtk_media_stream_pause(stream.cast())
+            }
+        }
+    }
+
+    isolated deinit {
+        if let stream { gtk_media_stream_pause(stream.cast()) }
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        let uri = item.url.absoluteString
+        let probe = try await Task.detached { MediaProbe.inspect(uri) }.value.get()
+
+        guard let file = gtk_media_file_new_for_filename(item.url.path) else {
+            throw PreviewError(tr("The media file could not be opened."))
+        }
+        let stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
+        self.stream = stream
+        try await waitUntilPrepared(stream)
+        gtk_media_controls_set_media_stream(cast(controls), file)
+
+        let isVideo = probe.hasVideo
+        if isVideo {
+            let picture = gtk_picture_new_for_paintable(OpaquePointer(file))!
+            gtk_picture_set_can_shrink(cast(picture), 1)
+            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
+            gtk_widget_set_vexpand(picture, 1)
+            gtk_box_append(cast(content), picture)
+            setAccessibleName(picture, tr("Video %s", item.displayTitle))
+        } else {
+            showAudio(probe, type: type, title: item.displayTitle)
+        }
+        setAccessibleName(view, isVideo ? tr("Video %s", item.displayTitle) : tr("Audio %s", item.displayTitle))
+        setAccessibleName(controls, tr("Playback controls"))
+    }
+
+    private func showAudio(_ probe: MediaProbe, type: DocumentType, title: String) {
+        let art: Widget
+        if let cover = probe.cover, let texture = gdk_texture_new_for_pixbuf(cover.pointer) {
+            art = gtk_picture_new_for_paintable(texture)
+            g_object_unref(raw(texture))
+            gtk_picture_set_can_shrink(cast(art), 1)
+            gtk_widget_set_size_request(art, 256, 256)
+            gtk_widget_add_css_class(art, "card")
+            setAccessibleName(art, tr("Cover art"))
+        } else {
+            art = gtk_image_new()
+            let theme = gtk_icon_theme_get_for_display(gdk_display_get_default())
+            let name = type.iconNames.first { gtk_icon_theme_has_icon(theme, $0) != 0 } ?? "audio-x-generic"
+            gtk_image_set_from_icon_name(cast(art), name)
+            gtk_image_set_pixel_size(cast(art), 128)
+        }
+        gtk_widget_set_halign(art, GTK_ALIGN_CENTER)
+        let heading = makeLabel(probe.title ?? title, classes: ["title-2"], wrap: true, selectable: true)
+        var details = [probe.artist, probe.album].compactMap { $0 }
+        if probe.title != nil { details.append(title) }
+        let subtitle = makeLabel(details.joined(separator: " — "), classes: ["dim-label"], wrap: true, selectable: true)
+        let column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [art, heading, subtitle])
+        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
+        gtk_widget_set_vexpand(column, 1)
+        gtk_widget_set_margin_top(column, 24)
+        gtk_box_append(cast(content), column)
+    }
+
+    /// Waits for the stream to be ready to play; throws its error, or after `prepareTimeout`.
+    private func waitUntilPrepared(_ stream: ObjectReference) async throws {
+        let media: UnsafeMutablePointer<GtkMediaStream> = stream.cast()
+        // Later errors (a file damaged past its start) show under the controls.
+        connectSignal(stream.pointer, "notify::error") { [weak self] _ in
+            MainActor.assumeIsolated {
+                guard let self, let error = gtk_media_stream_get_error(media) else { return }
+                gtk_label_set_text(opaque(self.problem), tr("Playback failed: %s", String(cString: error.pointee.message)))
+                gtk_widget_set_visible(self.problem, 1)
+            }
+        }
+        let outcome = Outcome()
+        let watch = { () -> Bool in
+            if let error = gtk_media_stream_get_error(media) {
+                outcome.finish(.failure(PreviewError(tr("The media file could not be played: %s", String(cString: error.pointee.message)))))
+            } else if gtk_media_stream_is_prepared(media) != 0 {
+                outcome.finish(.success(()))
+            }
+            return outcome.result != nil
+        }
+        if !watch() {
+            let prepared = connectSignal(stream.pointer, "notify::prepared") { _ in MainActor.assumeIsolated { _ = watch() } }
+            let failed = connectSignal(stream.pointer, "notify::error") { _ in MainActor.assumeIsolated { _ = watch() } }
+            let timeout = Task { @MainActor in
+                try? await Task.sleep(for: Self.prepareTimeout)
+                outcome.finish(.failure(PreviewError(tr("The media file could not be played: %s", tr("it did not start in time")))))
+            }
+            await outcome.wait()
+            timeout.cancel()
+            prepared.disconnect(from: stream.pointer)
+            failed.disconnect(from: stream.pointer)
+        }
+        try outcome.result?.get()
+    }
+}
+
+/// A result that arrives once, from a signal or a timer, and is awaited on the main actor.
+@MainActor
+private final class Outcome {
+    private(set) var result: Result<Void, PreviewError>?
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func finish(_ value: Result<Void, PreviewError>) {
+        guard result == nil else { return }
+        result = value
+        waiter?.resume()
+        waiter = nil
+    }
+
+    func wait() async {
+        guard result == nil else { return }
+        await withCheckedContinuation { waiter = $0 }
+    }
+}

@@ -1,0 +1,86 @@
+@testable import DocumentUI
+import Foundation
+import XCTest
+
+/// Archive listings and single-entry extraction on tar files the test writes itself.
+final class ArchiveListingTests: XCTestCase {
+    /// A ustar archive of regular files (and folders, for names ending in `/`).
+    private func tar(_ entries: [(String, String)]) throws -> URL {
+        var data = Data()
+        for (name, content) in entries {
+            var header = [UInt8](repeating: 0, count: 512)
+            func put(_ text: String, at offset: Int) {
+                for (index, byte) in text.utf8.enumerated() { header[offset + index] = byte }
+            }
+            let isFolder = name.hasSuffix("/")
+            put(name, at: 0)
+            put(isFolder ? "0000755" : "0000644", at: 100)
+            put("0000000", at: 108)
+            put("0000000", at: 116)
+            put(String(format: "%011o", content.utf8.count), at: 124)
+            put(String(format: "%011o", 1_704_067_200), at: 136)
+            put("        ", at: 148)
+            put(isFolder ? "5" : "0", at: 156)
+            put("ustar", at: 257)
+            put("00", at: 263)
+            let sum = header.reduce(0) { $0 + Int($1) }
+            put(String(format: "%06o", sum) + "\0 ", at: 148)
+            data.append(contentsOf: header)
+            var body = Array(content.utf8)
+            body += [UInt8](repeating: 0, count: (512 - body.count % 512) % 512)
+            data.append(contentsOf: body)
+        }
+        data.append(contentsOf: [UInt8](repeating: 0, count: 1024))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString).tar")
+        try data.write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testEntriesAreNestedFoldersFirstAndUnsafePathsFlaggedOnTop() throws {
+        let url = try tar([("top.txt", "top"), ("a/b/c.txt", "c"), ("../escape.txt", "x"), ("a/d.txt", "d"),
+                           ("/etc/abs.txt", "abs"), ("./a/", "")])
+        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        XCTAssertEqual(listing.entries.map { String(repeating: "  ", count: $0.depth) + $0.name },
+                       ["../escape.txt", "/etc/abs.txt", "a", "  b", "    c.txt", "  d.txt", "top.txt"])
+        XCTAssertEqual(listing.entries.map(\.isUnsafe), [true, true, false, false, false, false, false])
+        XCTAssertNil(listing.entries[3].headerIndex, "b is only implied by a path")
+        XCTAssertEqual(listing.entries[4].size, 1)
+    }
+
+    func testUnsafePathsAreRecognised() {
+        for path in ["../x", "a/../../x", "/x", "\\\\server\\x", "C:\\x", "a\\..\\..\\x"] {
+            XCTAssertTrue(ArchiveListing.isUnsafe(path), path)
+        }
+        for path in ["a/b", "./a", "a..b/c", "..a"] { XCTAssertFalse(ArchiveListing.isUnsafe(path), path) }
+    }
+
+    func testOneEntryIsExtractedIntoAPrivateFolderAndUnsafeOnesAreRefused() throws {
+        let url = try tar([("../escape.txt", "outside"), ("a/b/c.txt", "inside")])
+        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        let unsafe = try XCTUnwrap(listing.entries.first { $0.isUnsafe })
+        XCTAssertThrowsError(try ArchiveExtraction.extract(unsafe, from: url.path, raw: false))
+        let folder = ArchiveExtraction.previewsFolder
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escape.txt").path))
+
+        let safe = try XCTUnwrap(listing.entries.first { $0.name == "c.txt" })
+        let file = try ArchiveExtraction.extract(safe, from: url.path, raw: false)
+        XCTAssertEqual(file.lastPathComponent, "c.txt")
+        XCTAssertEqual(file.deletingLastPathComponent().deletingLastPathComponent().standardized.path, folder.standardized.path)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "inside")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
+        XCTAssertEqual((attributes[.posixPermissions] as? Int), 0o700)
+        ArchiveExtraction.remove(file.deletingLastPathComponent())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path))
+    }
+
+    func testSomethingThatIsNotAnArchiveFailsWithAMessage() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString).zip")
+        try Data("PK\u{3}\u{4} this is not really a zip".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        guard case .failure(let error) = ArchiveListing.read(url.path, raw: false) else {
+            return XCTFail("a damaged archive is refused")
+        }
+        XCTAssertTrue(error.message.hasPrefix("The archive could not be read"), error.message)
+    }
+}

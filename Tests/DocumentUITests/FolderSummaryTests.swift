@@ -1,0 +1,40 @@
+@testable import DocumentUI
+import Foundation
+import XCTest
+
+/// The folder summary's bounded walk on folders the test makes.
+final class FolderSummaryTests: XCTestCase {
+    private func makeFolder() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-folder-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        let inside = root.appendingPathComponent("inside")
+        try FileManager.default.createDirectory(at: inside.appendingPathComponent("deeper"), withIntermediateDirectories: true)
+        try Data(count: 100).write(to: root.appendingPathComponent("a.bin"))
+        try Data(count: 20).write(to: inside.appendingPathComponent("b.bin"))
+        try Data(count: 3).write(to: inside.appendingPathComponent("deeper/c.bin"))
+        // A link to a big folder elsewhere: counted as one item, never entered.
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("usr").path, withDestinationPath: "/usr")
+        return root
+    }
+
+    func testEverythingInsideIsCountedAndLinksAreNotFollowed() throws {
+        let root = try makeFolder()
+        let summary = try FolderSummary.measure(root.path).get()
+        XCTAssertEqual(summary, FolderSummary(directItems: 3, totalItems: 6, totalSize: 123, isComplete: true,
+                                              isDirectCountComplete: true, unreadableFolders: 0))
+        XCTAssertEqual(FolderRenderer.describe(summary), ["3 items", "6 items in all, totalling 123 bytes"])
+    }
+
+    func testTheWalkStopsAtItsLimitAndSaysMoreThan() throws {
+        let root = try makeFolder()
+        let summary = try FolderSummary.measure(root.path, entryLimit: 4).get()
+        XCTAssertFalse(summary.isComplete)
+        XCTAssertTrue(summary.isDirectCountComplete, "the folder's own entries come first")
+        XCTAssertEqual(summary.totalItems, 4)
+        XCTAssertTrue(FolderRenderer.describe(summary).last?.hasPrefix("More than 4 items in all, totalling more than ") == true)
+    }
+
+    func testAMissingFolderFails() {
+        guard case .failure = FolderSummary.measure("/nonexistent-\(UUID().uuidString)") else { return XCTFail() }
+    }
+}
