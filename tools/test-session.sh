@@ -10,7 +10,7 @@ session="DBUS_SESSION_BUS_ADDRESS=${DBUS_SESSION_BUS_ADDRESS:-none}"
 for environ in /proc/[0-9]*/environ; do
   pid=${environ#/proc/}; pid=${pid%/environ}
   [[ $pid == $$ ]] && continue
-  if tr '\0' '\n' < "$environ" 2>/dev/null | grep -qxF "$session"; then
+  if grep -qzxF "$session" "$environ" 2>/dev/null; then
     kill "$pid" 2>/dev/null
   fi
 done

@@ -19,7 +19,7 @@ final class BookmarkTests: XCTestCase {
         XCTAssertEqual(bookmark.path, canonical(file))
         XCTAssertEqual(bookmark.kind, .file)
         XCTAssertEqual(bookmark.size, 4)
-        let resolution = try bookmark.resolve()
+        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
         XCTAssertEqual(resolution.path, canonical(file))
         XCTAssertFalse(resolution.isStale)
     }
@@ -30,7 +30,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         let renamed = folder.url.appendingPathComponent("notes/plan (final).txt")
         try move(file, renamed)
-        let resolution = try bookmark.resolve()
+        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
         XCTAssertEqual(resolution.path, canonical(renamed))
         XCTAssertTrue(resolution.isStale)
     }
@@ -43,7 +43,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         let moved = folder.url.appendingPathComponent("b/c/d/report-v2.txt")
         try move(file, moved)
-        let resolution = try bookmark.resolve()
+        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
         XCTAssertEqual(resolution.path, canonical(moved))
         XCTAssertTrue(resolution.isStale)
     }
@@ -54,7 +54,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         try SafeSave.write(Data("second, saved by rename".utf8), to: file)
         XCTAssertNotEqual(FileIdentity(path: file.path)?.inode, bookmark.inode, "the save replaced the inode")
-        let resolution = try bookmark.resolve()
+        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
         XCTAssertEqual(resolution.path, canonical(file))
         XCTAssertTrue(resolution.isStale)
         let fresh = try Bookmark(url: resolution.url)
@@ -69,7 +69,7 @@ final class BookmarkTests: XCTestCase {
         let parent = folder.url.appendingPathComponent("projects/alpha")
         let archived = folder.url.appendingPathComponent("archive/2024/alpha-old")
         try move(parent, archived)
-        let resolution = try bookmark.resolve()
+        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
         XCTAssertEqual(resolution.path, canonical(archived.appendingPathComponent("src/main.txt")))
         XCTAssertTrue(resolution.isStale)
     }
@@ -82,7 +82,7 @@ final class BookmarkTests: XCTestCase {
         XCTAssertEqual(bookmark.kind, .folder)
         let renamed = folder.url.appendingPathComponent("photos/2023 holidays")
         try move(photos, renamed)
-        XCTAssertEqual(try bookmark.resolve().path, canonical(renamed))
+        XCTAssertEqual(try bookmark.resolve(options: .init(budget: .seconds(10))).path, canonical(renamed))
     }
 
     func testSearchReturnsTheRealPathNotOneThroughASymbolicLink() throws {
@@ -94,7 +94,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         let moved = folder.url.appendingPathComponent("filed/2024/letter.txt")
         try move(file, moved)
-        XCTAssertEqual(try bookmark.resolve().path, canonical(moved))
+        XCTAssertEqual(try bookmark.resolve(options: .init(budget: .seconds(10))).path, canonical(moved))
     }
 
     func testDeletedFileIsReportedNotFound() throws {

@@ -35,8 +35,10 @@ final class BookmarkCommandTests: XCTestCase {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Resolves with a generous search budget (these tests are about finding, not speed: a
+    /// loaded CI machine must not turn a find into a miss), unless the test gives its own.
     private func resolve(_ data: String, _ extra: [String] = []) throws -> CommandRunner.Result {
-        try runner.run(["bookmark", "resolve"] + extra + [data])
+        try runner.run(["bookmark", "resolve"] + (extra.isEmpty ? ["--budget", "10000"] : extra) + [data])
     }
 
     private func sh(_ command: String) throws {
