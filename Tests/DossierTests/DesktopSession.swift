@@ -10,8 +10,20 @@ enum DesktopSession {
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/import")
     }
 
+    nonisolated(unsafe) private static var accessibilityStarted = false
+
+    /// Starts the accessibility bus and registry before the first app of the session: an app
+    /// started before the registry runs is not always seen in the tree.
+    static func prepareAccessibility() {
+        guard !accessibilityStarted else { return }
+        accessibilityStarted = true
+        _ = accessibleNames(app: "none")
+        Thread.sleep(forTimeInterval: 0.5)
+    }
+
     /// Starts a program with the display's environment.
     static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+        prepareAccessibility()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
