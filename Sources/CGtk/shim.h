@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 #include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+#include <gdk/wayland/gdkwayland.h>
 #include <gtksourceview/gtksource.h>
 #include <poppler.h>
 #include <fontconfig/fontconfig.h>
@@ -65,6 +67,25 @@ static inline int dossier_poppler_uri_links(PopplerPage *page, double scale, dou
     }
     poppler_page_free_link_mapping(mapping);
     return count;
+}
+
+/* Makes a toplevel transient for another program's window, named by a window handle as
+   xdg-desktop-portal writes them ("x11:<hex XID>" or "wayland:<exported handle>"), so the
+   window manager keeps it above that window. Returns FALSE for an unknown or empty handle. */
+static inline gboolean dossier_set_transient_for_handle(GtkWidget *window, const char *handle) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface == NULL || handle == NULL) return FALSE;
+    if (g_str_has_prefix(handle, "x11:") && GDK_IS_X11_SURFACE(surface)) {
+        unsigned long parent = strtoul(handle + 4, NULL, 16);
+        if (parent == 0) return FALSE;
+        Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+        XSetTransientForHint(display, gdk_x11_surface_get_xid(surface), parent);
+        return TRUE;
+    }
+    if (g_str_has_prefix(handle, "wayland:") && GDK_IS_WAYLAND_TOPLEVEL(surface)) {
+        return gdk_wayland_toplevel_set_transient_for_exported(GDK_TOPLEVEL(surface), (char *)handle + 8);
+    }
+    return FALSE;
 }
 
 /* A GVariant holding a string, for action targets (g_variant_new is variadic). */

@@ -224,6 +224,17 @@ final class PreviewerUITests: XCTestCase {
         DesktopSession.key("space")
         XCTAssertTrue(DesktopSession.waitForAccessible("Image alpha.png", timeout: 20), "Space in Nautilus opened Dossier's previewer")
         DesktopSession.screenshot("nautilus-space")
+        // The previewer is kept above the Nautilus window that asked for it.
+        let previewer = DesktopSession.run(["/usr/bin/xdotool", "search", "--name", "^alpha.png$"]).split(separator: "\n").first.map(String.init)
+        let nautilusWindows = Set(DesktopSession.run(["/usr/bin/xdotool", "search", "--class", "nautilus"]).split(separator: "\n")
+            .compactMap { Int($0) })
+        if let previewer, let id = Int(previewer) {
+            let property = DesktopSession.run(["/usr/bin/xprop", "-id", String(id), "WM_TRANSIENT_FOR"])
+            let parent = property.split(separator: "#").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16) }
+            XCTAssertTrue(parent.map(nautilusWindows.contains) ?? false, "transient for Nautilus: \(property)")
+        } else {
+            XCTFail("the previewer window was not found by its title")
+        }
         // Right in the previewer: Nautilus moves its selection and asks for the next file.
         DesktopSession.click(x: 450, y: 400)
         DesktopSession.key("Right")

@@ -66,6 +66,14 @@ public final class PreviewController {
         }
     }
 
+    /// Keeps the window above another program's window, named by a portal-style handle
+    /// ("x11:<hex XID>", "wayland:<handle>"), as Nautilus passes its own to the previewer.
+    public func setTransientFor(handle: String) {
+        guard let window, !handle.isEmpty else { return }
+        gtk_widget_realize(window.window)
+        _ = dossier_set_transient_for_handle(window.window, handle)
+    }
+
     /// Closes the window.
     public func dismiss() {
         guard isPresented, let window else { return }

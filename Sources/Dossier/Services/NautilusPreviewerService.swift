@@ -85,9 +85,9 @@ final class NautilusPreviewerService {
             var close: gboolean = 0
             dossier_variant_get_ssb(parameters, &uri, &handle, &close)
             let target = takeString(uri) ?? ""
-            _ = takeString(handle)
+            let parent = takeString(handle) ?? ""
             g_dbus_method_invocation_return_value(invocation, nil)
-            showFile(target, closeIfAlreadyShown: close != 0)
+            showFile(target, parent: parent, closeIfAlreadyShown: close != 0)
         case "Close":
             g_dbus_method_invocation_return_value(invocation, nil)
             controller.dismiss()
@@ -96,7 +96,7 @@ final class NautilusPreviewerService {
         }
     }
 
-    private func showFile(_ uri: String, closeIfAlreadyShown: Bool) {
+    private func showFile(_ uri: String, parent: String, closeIfAlreadyShown: Bool) {
         guard let url = URL(string: uri), url.isFileURL else { return }
         if closeIfAlreadyShown, controller.isPresented, controller.currentItem?.url.standardizedFileURL == url.standardizedFileURL {
             controller.dismiss()
@@ -106,6 +106,7 @@ final class NautilusPreviewerService {
         controller.reloadData()
         controller.currentIndex = 0
         controller.present(application: application)
+        controller.setTransientFor(handle: parent)
     }
 
     private func emitSelectionEvent(_ direction: GtkDirectionType) {
