@@ -320,4 +320,21 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertLessThan(DesktopSession.difference(fitted, refitted, x: content.x, y: content.y, width: content.width, height: content.height),
                           zoomChange / 2, "0 fits it again")
     }
+
+    func testThePageSidebarScrollsToAPage() throws {
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("document.pdf").path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Page 3 thumbnail"), "the sidebar shows a picture of each page")
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = try XCTUnwrap(DesktopSession.centre(of: "Page 3", inApp: "dossier"))
+        let thumbnail = try XCTUnwrap(DesktopSession.centre(of: "Page 3 thumbnail", inApp: "dossier"))
+        DesktopSession.screenshot("pdf-sidebar")
+        DesktopSession.click(x: thumbnail.x, y: thumbnail.y)
+        var after = before
+        XCTAssertTrue(eventually(timeout: 5) {
+            after = DesktopSession.centre(of: "Page 3", inApp: "dossier") ?? before
+            return after.y < before.y - 200
+        }, "page 3 scrolled up into view (\(before.y) → \(after.y))")
+        DesktopSession.screenshot("pdf-page-3")
+    }
 }

@@ -4,13 +4,18 @@ import Foundation
 import GObjectSupport
 
 /// PDF documents: every page in a scrolled column, the first shown as soon as it is drawn and
-/// the rest following; zoom redraws at the new width. Pages are drawn by poppler off the main
-/// thread.
+/// the rest following; a sidebar of page pictures (shown for documents of several pages) that
+/// scrolls to a page; zoom redraws at the new width; links go to the controller. Pages are
+/// drawn by poppler off the main thread.
 @MainActor
 public final class PDFRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.pdf]
     public let view: Widget
     private let column: Widget
+    private let scrolled: Widget
+    private let sidebar = PageSidebar()
+    private let pagesButton: Widget
+    private var pictures: [Int: Widget] = [:]
     private var pageWidth: Int32 = 900
     private var document: PopplerDocumentReference?
     private var drawing: Task<Void, Never>?
@@ -24,8 +29,34 @@ public final class PDFRenderer: PreviewRenderer {
         gtk_widget_set_margin_top(column, 12)
         gtk_widget_set_margin_bottom(column, 12)
         gtk_widget_set_halign(column, GTK_ALIGN_CENTER)
-        view = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(cast(view), column)
+        scrolled = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(cast(scrolled), column)
+        gtk_widget_set_hexpand(scrolled, 1)
+        pagesButton = gtk_toggle_button_new()
+        gtk_button_set_icon_name(cast(pagesButton), "sidebar-show-symbolic")
+        gtk_widget_add_css_class(pagesButton, "flat")
+        gtk_widget_set_halign(pagesButton, GTK_ALIGN_START)
+        setAccessibleName(pagesButton, tr("Show page thumbnails"))
+        let toolbar = makeBox(GTK_ORIENTATION_HORIZONTAL, [pagesButton])
+        gtk_widget_set_margin_start(toolbar, 6)
+        gtk_widget_set_margin_top(toolbar, 4)
+        let body = makeBox(GTK_ORIENTATION_HORIZONTAL, [sidebar.view, scrolled])
+        gtk_widget_set_vexpand(body, 1)
+        view = makeBox(GTK_ORIENTATION_VERTICAL, [toolbar, body])
+        connectSignal(raw(pagesButton), "toggled") { [weak self] () -> Void in
+            guard let self else { return }
+            self.sidebar.isShown = gtk_toggle_button_get_active(cast(self.pagesButton)) != 0
+        }
+        sidebar.onSelect = { [weak self] page in self?.scroll(to: page) }
+    }
+
+    /// Scrolls the document so page `index` starts at the top.
+    private func scroll(to index: Int) {
+        guard let picture = pictures[index] else { return }
+        var bounds = graphene_rect_t()
+        guard gtk_widget_compute_bounds(picture, column, &bounds) != 0 else { return }
+        let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+        gtk_adjustment_set_value(adjustment, Double(bounds.origin.y) - 12 + Double(gtk_widget_get_margin_top(column)))
     }
 
     isolated deinit { drawing?.cancel() }
@@ -49,7 +80,9 @@ public final class PDFRenderer: PreviewRenderer {
         self.document = document
         let count = Int(poppler_document_get_n_pages(document.pointer))
         guard count > 0 else { throw PreviewError(tr("The document has no pages.")) }
-        setAccessibleName(view, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
+        setAccessibleName(scrolled, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
+        gtk_widget_set_visible(pagesButton, count > 1 ? 1 : 0)
+        gtk_toggle_button_set_active(cast(pagesButton), count > 1 ? 1 : 0)
         // The first page before anything is shown; the others after.
         let first = await Self.draw(document, page: 0, width: pageWidth)
         append(first, page: 0)
@@ -59,18 +92,26 @@ public final class PDFRenderer: PreviewRenderer {
     /// A page width that fits the window, leaving room for the margins and the scroll bar.
     private var fittingWidth: Int32 {
         let root = gtk_widget_get_root(view).map { widget($0) }
-        let available = root.map { gtk_widget_get_width($0) } ?? 0
-        return available > 200 ? min(max(available - 64, 200), 1600) : 900
+        // Room for the page sidebar when the document has several pages.
+        let available = (root.map { gtk_widget_get_width($0) } ?? 0) - Int32(PageSidebar.thumbnailWidth) - 40
+        return available > 200 ? min(max(available - 64, 200), 1600) : 800
     }
 
     private func drawRest(from start: Int, count: Int) {
         guard let document else { return }
         let width = pageWidth
+        let withThumbnails = start > 0 && count > 1  // the first drawing of the document
         drawing = Task { @MainActor [weak self] in
             for page in start..<count {
                 let bytes = await Self.draw(document, page: page, width: width)
                 guard let self, !Task.isCancelled else { return }
                 self.append(bytes, page: page)
+            }
+            guard withThumbnails else { return }
+            for page in 0..<count {
+                let small = await Self.draw(document, page: page, width: PageSidebar.thumbnailWidth)
+                guard let self, !Task.isCancelled, let small else { return }
+                self.sidebar.add(small, page: page)
             }
         }
     }
@@ -127,6 +168,7 @@ public final class PDFRenderer: PreviewRenderer {
             }
         }
         gtk_box_append(cast(column), picture)
+        pictures[page] = picture
     }
 
     public func zoom(_ change: ZoomChange) {
@@ -140,6 +182,7 @@ public final class PDFRenderer: PreviewRenderer {
         }
         drawing?.cancel()
         while let child = gtk_widget_get_first_child(column) { gtk_box_remove(cast(column), child) }
+        pictures.removeAll()
         drawRest(from: 0, count: count)
     }
 }

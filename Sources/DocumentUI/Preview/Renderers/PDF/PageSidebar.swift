@@ -1,0 +1,58 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// A column of small page pictures beside a PDF: a click on one scrolls the document to that
+/// page. It slides in and out with the Pages button.
+@MainActor
+final class PageSidebar {
+    static let thumbnailWidth: Int32 = 120
+
+    let view: Widget
+    private let list: Widget
+    var onSelect: ((Int) -> Void)?
+
+    init() {
+        list = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        gtk_widget_set_margin_top(list, 8)
+        gtk_widget_set_margin_bottom(list, 8)
+        gtk_widget_set_margin_start(list, 8)
+        gtk_widget_set_margin_end(list, 8)
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(cast(scrolled), list)
+        gtk_widget_set_vexpand(scrolled, 1)
+        setAccessibleName(scrolled, tr("Page thumbnails"))
+        view = gtk_revealer_new()
+        gtk_revealer_set_transition_type(cast(view), GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT)
+        gtk_revealer_set_child(cast(view), scrolled)
+    }
+
+    var isShown: Bool {
+        get { gtk_revealer_get_reveal_child(cast(view)) != 0 }
+        set { gtk_revealer_set_reveal_child(cast(view), newValue ? 1 : 0) }
+    }
+
+    /// Adds the picture of page `index` (0-based), drawn `thumbnailWidth` pixels wide.
+    func add(_ rendered: RenderedPage, page index: Int) {
+        let bytes = rendered.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes,
+                                             gsize(rendered.stride))
+        g_bytes_unref(bytes)
+        let picture = gtk_picture_new_for_paintable(texture)!
+        g_object_unref(raw(texture!))
+        gtk_picture_set_can_shrink(cast(picture), 0)
+        let number = makeLabel(String(index + 1), classes: ["caption", "dim-label"])
+        let button = gtk_button_new()!
+        gtk_button_set_child(cast(button), makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, [picture, number]))
+        gtk_widget_add_css_class(button, "flat")
+        setAccessibleName(button, tr("Page %s thumbnail", String(index + 1)))
+        connectSignal(raw(button), "clicked") { [weak self] () -> Void in self?.onSelect?(index) }
+        gtk_box_append(cast(list), button)
+    }
+
+    func removeAll() {
+        while let child = gtk_widget_get_first_child(list) { gtk_box_remove(cast(list), child) }
+    }
+}
