@@ -137,11 +137,52 @@ enum DesktopSession {
                     node = find(application, 0)
                     if node is not None:
                         box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                        print(box.x + box.width // 2, box.y + box.height // 2)
+                        print(box.x + box.width // 2, box.y + box.height // 2, box.width, box.height)
                         break
             """
         let parts = run(["/usr/bin/python3", "-c", script]).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return parts.count == 2 ? (parts[0], parts[1]) : nil
+        return parts.count == 4 ? (parts[0], parts[1]) : nil
+    }
+
+    private static func sizeAndCentre(of name: String, inApp app: String) -> (Int, Int, Int, Int)? {
+        let script = """
+            import pyatspi
+            def find(node, depth):
+                try:
+                    if node.name == '\(name)': return node
+                    if depth < 40:
+                        for i in range(node.childCount):
+                            found = find(node.getChildAtIndex(i), depth + 1)
+                            if found is not None: return found
+                except Exception: pass
+                return None
+            for application in pyatspi.Registry.getDesktop(0):
+                if application is not None and '\(app)' in (application.name or '').lower():
+                    node = find(application, 0)
+                    if node is not None:
+                        box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                        print(box.x, box.y, box.width, box.height)
+                        break
+            """
+        let parts = run(["/usr/bin/python3", "-c", script]).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
+    }
+
+    /// The top-left corner and size of the first node named `name`.
+    static func frame(of name: String, inApp app: String) -> (x: Int, y: Int, width: Int, height: Int)? {
+        sizeAndCentre(of: name, inApp: app).map { ($0.0, $0.1, $0.2, $0.3) }
+    }
+
+    /// Presses the primary button at one point, moves in steps to another, and releases.
+    static func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) {
+        run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])
+        for step in 1...5 {
+            let x = start.x + (end.x - start.x) * step / 5, y = start.y + (end.y - start.y) * step / 5
+            Thread.sleep(forTimeInterval: 0.05)
+            run(["/usr/bin/xdotool", "mousemove", String(x), String(y)])
+        }
+        run(["/usr/bin/xdotool", "mouseup", "1"])
+        Thread.sleep(forTimeInterval: 0.3)
     }
 
     /// Waits until a node named `name` is in the tree (or `timeout` passes).

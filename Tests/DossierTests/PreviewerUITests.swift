@@ -337,4 +337,21 @@ final class PreviewerUITests: XCTestCase {
         }, "page 3 scrolled up into view (\(before.y) → \(after.y))")
         DesktopSession.screenshot("pdf-page-3")
     }
+
+    func testDraggingOverAPDFPageSelectsItsTextAndCtrlCCopiesIt() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip"), "xclip reads the clipboard for this test")
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("document.pdf").path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"))
+        Thread.sleep(forTimeInterval: 0.5)
+        let page = try XCTUnwrap(DesktopSession.frame(of: "Page 1", inApp: "dossier"))
+        // Over the heading and the first paragraph: the top third of the page, most of its width.
+        DesktopSession.drag(from: (page.x + page.width / 20, page.y + page.height / 20),
+                            to: (page.x + page.width * 19 / 20, page.y + page.height / 3))
+        DesktopSession.screenshot("pdf-selection")
+        DesktopSession.key("ctrl+c")
+        let copied = DesktopSession.run(["/usr/bin/xclip", "-o", "-selection", "clipboard"])
+        XCTAssertTrue(copied.contains("Dossier Sample Document"), copied)
+        XCTAssertFalse(copied.contains("example web site"), "text outside the dragged area is not selected: \(copied)")
+    }
 }

@@ -94,6 +94,12 @@ private final class PairBox {
     init(_ handler: @escaping (Double, Double) -> Void) { self.handler = handler }
 }
 
+/// Connects a signal whose arguments are two doubles (GtkGestureDrag's drag-begin and
+/// drag-update, GtkGestureSwipe's swipe).
+func connectPairSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (Double, Double) -> Void) {
+    connectPair(instance, signal, handler)
+}
+
 private func connectPair(_ gesture: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (Double, Double) -> Void) {
     typealias Pair = @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void
     let trampoline: Pair = { _, a, b, data in Unmanaged<PairBox>.fromOpaque(data!).takeUnretainedValue().handler(a, b) }

@@ -16,6 +16,7 @@ public final class PDFRenderer: PreviewRenderer {
     private let sidebar = PageSidebar()
     private let pagesButton: Widget
     private var pictures: [Int: Widget] = [:]
+    private var selections: [Int: PageSelection] = [:]
     private var pageWidth: Int32 = 900
     private var document: PopplerDocumentReference?
     private var drawing: Task<Void, Never>?
@@ -145,8 +146,35 @@ public final class PDFRenderer: PreviewRenderer {
                 guard let text = uris[index].map({ String(cString: $0) }), let url = URL(string: text) else { return nil }
                 return PageLink(x1: rects[index * 4], y1: rects[index * 4 + 1], x2: rects[index * 4 + 2], y2: rects[index * 4 + 3], url: url)
             }
-            return RenderedPage(width: width, height: height, stride: stride, pixels: data, links: links)
+            return RenderedPage(width: width, height: height, stride: stride, pixels: data, links: links,
+                                glyphs: width > PageSidebar.thumbnailWidth ? glyphs(of: page, scale: scale) : [])
         }.value
+    }
+
+    /// The page's characters and where they are, in pixels of a drawing at `scale` (poppler's
+    /// text layout has one rectangle per character, top-left origin).
+    nonisolated static func glyphs(of page: OpaquePointer, scale: Double) -> [PageGlyph] {
+        var rectangles: UnsafeMutablePointer<PopplerRectangle>?
+        var count: guint = 0
+        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles,
+              let text = poppler_page_get_text(page) else { return [] }
+        defer {
+            g_free(rectangles)
+            g_free(text)
+        }
+        let scalars = Array(String(cString: text).unicodeScalars)
+        return (0..<min(Int(count), scalars.count)).map { index in
+            let rectangle = rectangles[index]
+            return PageGlyph(scalar: scalars[index], x1: rectangle.x1 * scale, y1: rectangle.y1 * scale,
+                             x2: rectangle.x2 * scale, y2: rectangle.y2 * scale)
+        }
+    }
+
+    public func copy() -> Bool {
+        let text = selections.keys.sorted().compactMap { selections[$0]?.text }.filter { !$0.isEmpty }.joined(separator: "\n")
+        guard !text.isEmpty else { return false }
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), text)
+        return true
     }
 
     private func append(_ rendered: RenderedPage?, page: Int) {
@@ -167,8 +195,14 @@ public final class PDFRenderer: PreviewRenderer {
                 self?.linkHandler?(link.url)
             }
         }
-        gtk_box_append(cast(column), picture)
-        pictures[page] = picture
+        // Dragging on one page selects its text and clears the others'.
+        let selection = PageSelection(picture: picture, glyphs: rendered.glyphs)
+        selection.didChange = { [weak self] in
+            self?.selections.filter { $0.key != page }.values.forEach { $0.clear() }
+        }
+        selections[page] = selection
+        gtk_box_append(cast(column), selection.view)
+        pictures[page] = selection.view
     }
 
     public func zoom(_ change: ZoomChange) {
@@ -183,6 +217,7 @@ public final class PDFRenderer: PreviewRenderer {
         drawing?.cancel()
         while let child = gtk_widget_get_first_child(column) { gtk_box_remove(cast(column), child) }
         pictures.removeAll()
+        selections.removeAll()
         drawRest(from: 0, count: count)
     }
 }
@@ -194,6 +229,7 @@ struct RenderedPage: Sendable {
     let stride: Int
     let pixels: Data
     let links: [PageLink]
+    let glyphs: [PageGlyph]
 }
 
 /// A link on a page, in the page picture's pixels.

@@ -7,7 +7,7 @@ import GObjectSupport
 /// page. It slides in and out with the Pages button.
 @MainActor
 final class PageSidebar {
-    static let thumbnailWidth: Int32 = 120
+    nonisolated static let thumbnailWidth: Int32 = 120
 
     let view: Widget
     private let list: Widget
