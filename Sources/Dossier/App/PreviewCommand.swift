@@ -10,13 +10,7 @@ struct PreviewCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: [])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: []) else { return 2 }
         guard !parsed.operands.isEmpty else {
             Output.error(tr("Name at least one file: dossier preview PATH…"))
             return 2

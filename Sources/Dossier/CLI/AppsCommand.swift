@@ -9,13 +9,7 @@ struct AppsCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--json", "--all"], valued: ["--set-default"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--json", "--all"], valued: ["--set-default"]) else { return 2 }
         if parsed.flags.contains("--all") {
             let entries = ApplicationRegistry().allApplications().map { Entry(id: $0.id, name: $0.name, role: "installed") }
             if parsed.flags.contains("--json") {

@@ -8,13 +8,7 @@ struct BookmarkCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: [], valued: ["--budget"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: [], valued: ["--budget"]) else { return 2 }
         guard let action = parsed.operands.first, parsed.operands.count == 2 else {
             Output.error(tr("Use: dossier bookmark create PATH, or dossier bookmark resolve DATA"))
             return 2

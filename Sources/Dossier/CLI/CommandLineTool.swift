@@ -114,6 +114,18 @@ struct ParsedArguments {
     }
 }
 
+extension ParsedArguments {
+    /// Parses `arguments`, printing what is wrong with them; nil then (exit status 2).
+    static func parse(_ arguments: [String], flags: Set<String>, valued: Set<String> = []) -> ParsedArguments? {
+        do {
+            return try ParsedArguments(arguments, flags: flags, valued: valued)
+        } catch {
+            Output.error(error.message)
+            return nil
+        }
+    }
+}
+
 struct UsageError: Error {
     let message: String
 }

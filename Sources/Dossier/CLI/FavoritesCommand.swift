@@ -8,13 +8,7 @@ struct FavoritesCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--json"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--json"]) else { return 2 }
         let favorites = Favorites()
         var operands = parsed.operands[...]
         let action = operands.popFirst()

@@ -9,13 +9,7 @@ struct InfoCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--json"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--json"]) else { return 2 }
         guard !parsed.operands.isEmpty else {
             Output.error(tr("Name at least one file: dossier info PATH…"))
             return 2

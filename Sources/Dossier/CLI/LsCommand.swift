@@ -12,13 +12,7 @@ struct LsCommand {
     static let sortKeys: [String: QuerySortKey] = ["name": .name, "date": .dateModified, "size": .size, "kind": .kind]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--reverse", "--all", "--json"], valued: ["--sort"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--reverse", "--all", "--json"], valued: ["--sort"]) else { return 2 }
         guard parsed.operands.count <= 1 else {
             Output.error(tr("Name one folder: dossier ls DIR"))
             return 2

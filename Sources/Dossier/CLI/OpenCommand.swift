@@ -8,13 +8,7 @@ struct OpenCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: [], valued: ["--with"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: [], valued: ["--with"]) else { return 2 }
         guard !parsed.operands.isEmpty else {
             Output.error(tr("Name at least one file: dossier open PATH…"))
             return 2

@@ -9,13 +9,7 @@ struct RecentsCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--json", "--clear", "--add", "--remove"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--json", "--clear", "--add", "--remove"]) else { return 2 }
         let actions = parsed.flags.intersection(["--clear", "--add", "--remove"])
         guard actions.count <= 1 else {
             Output.error(tr("Use only one of --add, --remove and --clear"))

@@ -7,13 +7,7 @@ struct TagCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--json"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--json"]) else { return 2 }
         var operands = parsed.operands[...]
         let action = operands.popFirst()
         let store = TagStore()

@@ -9,13 +9,7 @@ struct TrashCommand {
     let arguments: [String]
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--list", "--json", "--empty"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--list", "--json", "--empty"]) else { return 2 }
         let listing = parsed.flags.contains("--list")
         let emptying = parsed.flags.contains("--empty")
         if listing && emptying || (listing || emptying) && !parsed.operands.isEmpty

@@ -22,13 +22,7 @@ struct PreviewerServiceCommand {
     }
 
     func run() -> Int32 {
-        let parsed: ParsedArguments
-        do {
-            parsed = try ParsedArguments(arguments, flags: ["--install-user", "--uninstall-user"])
-        } catch {
-            Output.error(error.message)
-            return 2
-        }
+        guard let parsed = ParsedArguments.parse(arguments, flags: ["--install-user", "--uninstall-user"]) else { return 2 }
         if parsed.flags.contains("--install-user") { return install() }
         if parsed.flags.contains("--uninstall-user") { return uninstall() }
         let environment = ProcessInfo.processInfo.environment
