@@ -179,13 +179,23 @@ public final class PreviewController {
         return page
     }
 
+    /// Fills the Open With button for the page's type. Finding the apps reads every desktop
+    /// entry the first time, so it happens off the main thread; a late answer for a page no
+    /// longer shown is dropped.
     private func updateOpenWith(for page: PreviewPage) {
         guard let window else { return }
         guard let type = page.type else {
             window.setApplications([], default: nil)
             return
         }
-        window.setApplications(registry.applications(for: type), default: registry.defaultApplication(for: type))
+        let registry = registry
+        Task { @MainActor [weak self, weak page] in
+            let (apps, defaultApp) = await Task.detached {
+                (registry.applications(for: type), registry.defaultApplication(for: type))
+            }.value
+            guard let self, let page, self.pages[self.index] === page else { return }
+            self.window?.setApplications(apps, default: defaultApp)
+        }
     }
 
     // MARK: The window and its actions
