@@ -17,6 +17,8 @@ packages=(
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   # thumbnails: the sandbox, and the desktop's own thumbnailers Dossier runs and is measured against
   bubblewrap ffmpegthumbnailer evince libgdk-pixbuf2.0-bin gir1.2-gnomedesktop-4.0 webp-pixbuf-loader
+  # SVG through GdkPixbuf (only recommended by GTK, and installs skip recommendations here)
+  librsvg2-common procps
   # type database, translations, desktop data checks, install through meson
   shared-mime-info gettext locales desktop-file-utils appstream meson ninja-build
   # tests: a display, a session bus, accessibility, input, screenshots
