@@ -6,6 +6,11 @@ import XCTest
 /// A plain-text document, as an app would subclass Document.
 final class TextDocument: Document, @unchecked Sendable {
     private let lock = NSLock()
+
+    override init(fileURL: URL) {
+        super.init(fileURL: fileURL)
+        recents = nil  // never the developer's own recent list; one test gives a private one
+    }
     private var storedText = ""
     var failToProduceContents = false
 
@@ -218,6 +223,30 @@ extension DocumentTests {
             XCTAssertEqual("\($0)", "'fixed.txt' could not be saved: it is read-only")
         }
         FileCoordinator.removeFilePresenter(document)
+    }
+}
+
+extension DocumentTests {
+    func testOpeningCreatingAndEditingAreRecordedInRecents() throws {
+        let folder = try TemporaryFolder()
+        let home = folder.url.appendingPathComponent("home")
+        let recents = RecentDocuments(directories: UserDirectories(
+            home: home, configHome: home.appendingPathComponent(".config"), dataHome: home.appendingPathComponent(".local/share")))
+        let existing = try folder.write("existing.txt", "old")
+        let document = TextDocument(fileURL: existing)
+        document.recents = recents
+        try document.open()
+        document.edit("new")
+        try document.save()
+        try document.close()
+        let created = TextDocument(fileURL: folder.url.appendingPathComponent("created.txt"))
+        created.recents = recents
+        created.edit("brand new")
+        try created.save()
+        XCTAssertTrue(eventually {
+            let names = Set(((try? recents.items()) ?? []).map(\.name))
+            return names.isSuperset(of: ["existing.txt", "created.txt"])
+        }, "both documents are in the recent list")
     }
 }
 

@@ -60,6 +60,12 @@ open class Document: FilePresenter, @unchecked Sendable {
     /// Called on the document's queue whenever `documentState` changes.
     public var stateDidChange: (@Sendable (State) -> Void)?
 
+    /// Where opening, creating and editing the document is recorded (the desktop's recent
+    /// documents, shared with GNOME Files); nil records nothing. Recording happens in the
+    /// background and a failure to record never fails the document.
+    public var recents: RecentDocuments? = RecentDocuments()
+    private var recordedEdit = false
+
     public init(fileURL: URL) {
         url = fileURL.standardizedFileURL
         presentedItemOperationQueue = DispatchQueue(label: "dossier.document.\(fileURL.lastPathComponent)")
@@ -96,6 +102,7 @@ open class Document: FilePresenter, @unchecked Sendable {
             try readFromDisk(progress: progress)
             FileCoordinator.addFilePresenter(self)
             setState(state.subtracting(.closed))
+            recordInRecents(.opened)
         }
     }
 
@@ -245,9 +252,18 @@ open class Document: FilePresenter, @unchecked Sendable {
                 try thumbnailWriter?(data, target)
                 return written
             }
+            let created = version == nil
             version = written
             dirty = false
             lastError = nil
+            // A new file is recorded as created; an existing one as edited, once per opening
+            // (autosaves do not rewrite the recent list every few seconds).
+            if created {
+                recordInRecents(.created)
+            } else if !recordedEdit {
+                recordedEdit = true
+                recordInRecents(.edited)
+            }
             setState(state.subtracting(.savingError))
         } catch let error as SaveError {
             if case .conflict(let conflict) = error {
@@ -259,6 +275,12 @@ open class Document: FilePresenter, @unchecked Sendable {
             }
             throw error
         }
+    }
+
+    private func recordInRecents(_ use: RecentDocuments.Use) {
+        guard let recents else { return }
+        let url = url
+        Task.detached(priority: .utility) { try? recents.record(url, as: use) }
     }
 
     private func autosaveNow() {
