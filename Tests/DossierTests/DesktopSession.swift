@@ -121,30 +121,12 @@ enum DesktopSession {
     /// The screen position of the centre of the first node named `name` in the app whose name
     /// contains `app`, from its accessible extents.
     static func centre(of name: String, inApp app: String) -> (x: Int, y: Int)? {
-        let script = """
-            import pyatspi
-            def find(node, depth):
-                try:
-                    if node.name == '\(name)': return node
-                    if depth < 40:
-                        for i in range(node.childCount):
-                            found = find(node.getChildAtIndex(i), depth + 1)
-                            if found is not None: return found
-                except Exception: pass
-                return None
-            for application in pyatspi.Registry.getDesktop(0):
-                if application is not None and '\(app)' in (application.name or '').lower():
-                    node = find(application, 0)
-                    if node is not None:
-                        box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                        print(box.x + box.width // 2, box.y + box.height // 2, box.width, box.height)
-                        break
-            """
-        let parts = run(["/usr/bin/python3", "-c", script]).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return parts.count == 4 ? (parts[0], parts[1]) : nil
+        frame(of: name, inApp: app).map { ($0.x + $0.width / 2, $0.y + $0.height / 2) }
     }
 
-    private static func sizeAndCentre(of name: String, inApp app: String) -> (Int, Int, Int, Int)? {
+    /// The top-left corner and size of the first node named `name` in the app whose name
+    /// contains `app`.
+    static func frame(of name: String, inApp app: String) -> (x: Int, y: Int, width: Int, height: Int)? {
         let script = """
             import pyatspi
             def find(node, depth):
@@ -167,12 +149,6 @@ enum DesktopSession {
         let parts = run(["/usr/bin/python3", "-c", script]).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
     }
-
-    /// The top-left corner and size of the first node named `name`.
-    static func frame(of name: String, inApp app: String) -> (x: Int, y: Int, width: Int, height: Int)? {
-        sizeAndCentre(of: name, inApp: app).map { ($0.0, $0.1, $0.2, $0.3) }
-    }
-
     /// Presses the primary button at one point, moves in steps to another, and releases.
     static func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) {
         run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])

@@ -59,8 +59,6 @@ final class PresenterRegistry: @unchecked Sendable {
     /// True when no presenter is registered: coordinated calls then skip all reporting.
     var isEmpty: Bool { lock.withLock { entries.isEmpty } }
 
-    var presenterCount: Int { lock.withLock { entries.values.filter { $0.presenter != nil }.count } }
-
     // MARK: Asking before a coordinated write
 
     /// Runs `action` for each presenter of `path` (and of items inside it when `descendants`),

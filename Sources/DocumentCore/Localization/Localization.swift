@@ -48,8 +48,10 @@ public enum Localization {
             executable.appendingPathComponent("../../share/locale"),  // .build/<triple>/debug/dossier
         ]
         for candidate in candidates {
+            // A folder with any catalogue of ours, not just any share/locale.
             let path = candidate.standardizedFileURL.path
-            if FileManager.default.fileExists(atPath: path + "/zh_CN/LC_MESSAGES/\(gettextDomain).mo") {
+            let languages = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            if languages.contains(where: { FileManager.default.fileExists(atPath: "\(path)/\($0)/LC_MESSAGES/\(gettextDomain).mo") }) {
                 return path
             }
         }

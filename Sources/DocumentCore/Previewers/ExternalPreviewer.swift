@@ -32,17 +32,7 @@ public struct ExternalPreviewer: Sendable, Hashable {
 
     /// The previewers installed, the user's first (a file name the user has hides the system's).
     public static func installed(in given: [URL]? = nil) -> [ExternalPreviewer] {
-        let dataFolders = [String(cString: g_get_user_data_dir())] + borrowStringArray(g_get_system_data_dirs())
-        let folders = given?.map(\.path) ?? dataFolders.map { $0 + "/dossier/previewers" }
-        var seen = Set<String>()
-        var result: [ExternalPreviewer] = []
-        for directory in folders {
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-            for file in names where file.hasSuffix(".previewer") && seen.insert(file).inserted {
-                if let previewer = ExternalPreviewer(path: directory + "/" + file) { result.append(previewer) }
-            }
-        }
-        return result
+        InstalledFiles.find(in: "dossier/previewers", suffix: ".previewer", folders: given).compactMap(ExternalPreviewer.init(path:))
     }
 
     /// Reads a `.previewer` file; nil when it is malformed or its program is not installed.

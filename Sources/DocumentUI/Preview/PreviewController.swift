@@ -24,6 +24,8 @@ public final class PreviewController {
     private var pages: [Int: PreviewPage] = [:]
     /// Pages kept after a reload, by file: showing an unchanged file again is instant.
     private var recent: [URL: PreviewPage] = [:]
+    /// The kept pages' files, oldest first (a dictionary has no order).
+    private var recentOrder: [URL] = []
     private var index = 0
     private let registry = ApplicationRegistry()
 
@@ -94,11 +96,15 @@ public final class PreviewController {
 
     /// Ready pages are kept for a quick next showing (four at most); the rest are dropped.
     private func reloadDataKeepingPages() {
-        for page in pages.values where page.state == .ready { recent[page.item.url] = page }
+        for page in pages.values where page.state == .ready {
+            if let replaced = recent.updateValue(page, forKey: page.item.url), replaced !== page { drop(replaced) }
+            recentOrder.removeAll { $0 == page.item.url }
+            recentOrder.append(page.item.url)
+        }
         for page in pages.values where page.state != .ready { drop(page) }
         pages.removeAll()
-        while recent.count > 4, let oldest = recent.keys.first {
-            if let page = recent.removeValue(forKey: oldest) { drop(page) }
+        while recent.count > 4, !recentOrder.isEmpty {
+            if let page = recent.removeValue(forKey: recentOrder.removeFirst()) { drop(page) }
         }
     }
 
@@ -158,6 +164,7 @@ public final class PreviewController {
     /// A kept page of the same, unchanged file.
     private func reuse(_ item: PreviewItem, at position: Int) -> PreviewPage? {
         guard let page = recent.removeValue(forKey: item.url) else { return nil }
+        recentOrder.removeAll { $0 == item.url }
         guard page.version != nil, page.version == FileVersion(at: item.url) else {
             drop(page)
             return nil

@@ -17,19 +17,7 @@ struct ExternalThumbnailer: Sendable {
     /// The thumbnailers installed, the user's first; a file name the user also has hides the
     /// system's of that name.
     static func installed(in given: [URL]? = nil) -> [ExternalThumbnailer] {
-        let dataFolders = [String(cString: g_get_user_data_dir())] + borrowStringArray(g_get_system_data_dirs())
-        let folders = given?.map(\.path) ?? dataFolders.map { $0 + "/thumbnailers" }
-        var seen = Set<String>()
-        var result: [ExternalThumbnailer] = []
-        for directory in folders {
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-            for file in names where file.hasSuffix(".thumbnailer") && seen.insert(file).inserted {
-                if let thumbnailer = ExternalThumbnailer(path: directory + "/" + file) {
-                    result.append(thumbnailer)
-                }
-            }
-        }
-        return result
+        InstalledFiles.find(in: "thumbnailers", suffix: ".thumbnailer", folders: given).compactMap(ExternalThumbnailer.init(path:))
     }
 
     init?(path: String) {
