@@ -88,6 +88,64 @@ static inline gboolean dossier_set_transient_for_handle(GtkWidget *window, const
     return FALSE;
 }
 
+/* Where a widget is on the screen, in logical pixels: its bounds in its window plus the
+   window's position (X11 only: XTranslateCoordinates on the window's surface; Wayland does
+   not tell a client where its windows are). Returns FALSE when unknown. */
+static inline gboolean dossier_widget_screen_bounds(GtkWidget *widget, double *x, double *y, double *width,
+                                                    double *height) {
+    GtkNative *native = gtk_widget_get_native(widget);
+    if (native == NULL || !gtk_widget_get_mapped(widget)) return FALSE;
+    graphene_rect_t bounds;
+    if (!gtk_widget_compute_bounds(widget, GTK_WIDGET(native), &bounds)) return FALSE;
+    GdkSurface *surface = gtk_native_get_surface(native);
+    if (surface == NULL || !GDK_IS_X11_SURFACE(surface)) return FALSE;
+    double offsetX = 0, offsetY = 0;
+    gtk_native_get_surface_transform(native, &offsetX, &offsetY);
+    Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+    Window child;
+    int screenX = 0, screenY = 0;
+    if (!XTranslateCoordinates(display, gdk_x11_surface_get_xid(surface), DefaultRootWindow(display), 0, 0,
+                               &screenX, &screenY, &child)) return FALSE;
+    int scale = gdk_surface_get_scale_factor(surface);
+    *x = screenX / (double)scale + offsetX + bounds.origin.x;
+    *y = screenY / (double)scale + offsetY + bounds.origin.y;
+    *width = bounds.size.width;
+    *height = bounds.size.height;
+    return TRUE;
+}
+
+/* A widget's bounds relative to another widget (gtk_widget_compute_bounds without graphene
+   in Swift). */
+static inline gboolean dossier_widget_bounds(GtkWidget *widget, GtkWidget *target, double *x, double *y,
+                                             double *width, double *height) {
+    graphene_rect_t bounds;
+    if (!gtk_widget_compute_bounds(widget, target, &bounds)) return FALSE;
+    *x = bounds.origin.x; *y = bounds.origin.y; *width = bounds.size.width; *height = bounds.size.height;
+    return TRUE;
+}
+
+/* Places a child of a GtkFixed at (x, y) scaled by (scaleX, scaleY), without a relayout. */
+static inline void dossier_fixed_place(GtkFixed *fixed, GtkWidget *child, double x, double y, double scaleX,
+                                       double scaleY) {
+    graphene_point_t point = GRAPHENE_POINT_INIT((float)x, (float)y);
+    GskTransform *transform = gsk_transform_translate(NULL, &point);
+    transform = gsk_transform_scale(transform, (float)scaleX, (float)scaleY);
+    gtk_fixed_set_child_transform(fixed, child, transform);
+    gsk_transform_unref(transform);
+}
+
+/* The user's "animations" setting (off in GNOME Settings > Accessibility > Reduce Animation). */
+static inline gboolean dossier_animations_enabled(GtkWidget *widget) {
+    gboolean enabled = TRUE;
+    g_object_get(gtk_widget_get_settings(widget), "gtk-enable-animations", &enabled, NULL);
+    return enabled;
+}
+
+/* Turns the "animations" setting on or off for this process (tests of the reduced-motion path). */
+static inline void dossier_set_animations_enabled(gboolean enabled) {
+    g_object_set(gtk_settings_get_default(), "gtk-enable-animations", enabled, NULL);
+}
+
 /* A GVariant holding a string, for action targets (g_variant_new is variadic). */
 static inline GVariant *dossier_variant_string(const char *text) { return g_variant_new_string(text); }
 

@@ -48,6 +48,13 @@ public final class PreviewController {
     /// The window's widget while presented (for tests and transitions).
     public var windowWidget: Widget? { window?.window }
 
+    /// The last zoom transition, for tests: opening or closing, the frames it drew (the
+    /// picture's rectangle in the window), and whether it finished.
+    public var lastTransition: (opening: Bool, frames: [(x: Double, y: Double, width: Double, height: Double)], finished: Bool)? {
+        guard let record = window?.zoom.record else { return nil }
+        return (record.opening, record.frames.map { ($0.x, $0.y, $0.width, $0.height) }, record.finished)
+    }
+
     /// True when some renderer besides the info page shows the item's type.
     public static func canPreview(_ item: PreviewItem) -> Bool {
         guard let type = try? DocumentType(contentsOf: item.url.path) else { return false }
@@ -61,7 +68,9 @@ public final class PreviewController {
         guard let window else { return }
         if let parent { gtk_window_set_transient_for(cast(window.window), parent) }
         show(index)
+        let source = isPresented ? nil : currentItem.flatMap { delegate?.previewController(self, sourceWidgetFor: $0) }
         gtk_window_present(cast(window.window))
+        if let source { window.zoom.open(from: source) }
         if !isPresented {
             isPresented = true
             visibilityDidChange?(true)
@@ -80,8 +89,18 @@ public final class PreviewController {
     public func dismiss() {
         guard isPresented, let window else { return }
         delegate?.previewControllerWillDismiss(self)
-        gtk_widget_set_visible(window.window, 0)
         isPresented = false
+        // Back into the item's place in its window (the browser's thumbnail), then hidden.
+        let source = currentItem.flatMap { delegate?.previewController(self, sourceWidgetFor: $0) }
+        if let source {
+            window.zoom.close(into: source) { [weak self] in
+                guard let self, !self.isPresented else { return }
+                gtk_widget_set_visible(window.window, 0)
+            }
+        } else {
+            window.zoom.finish()
+            gtk_widget_set_visible(window.window, 0)
+        }
         reloadDataKeepingPages()
         visibilityDidChange?(false)
         delegate?.previewControllerDidDismiss(self)

@@ -13,6 +13,8 @@ final class PreviewWindow {
     let stack: Widget
     let openButton: OpaquePointer
     let actions: UnsafeMutablePointer<GSimpleActionGroup>
+    let zoomLayer: Widget
+    let zoom: ZoomTransition
     private(set) var isFullscreen = false
 
     init(application: UnsafeMutablePointer<GtkApplication>?) {
@@ -47,12 +49,18 @@ final class PreviewWindow {
         gtk_stack_set_transition_duration(OpaquePointer(stack), 150)
         gtk_widget_set_vexpand(stack, 1)
 
-        let content = makeBox(GTK_ORIENTATION_VERTICAL, [header, stack])
+        // The zoom's picture moves on a layer over everything, which never takes input.
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(cast(overlay), makeBox(GTK_ORIENTATION_VERTICAL, [header, stack]))
+        zoomLayer = gtk_fixed_new()
+        gtk_widget_set_can_target(zoomLayer, 0)
+        gtk_overlay_add_overlay(cast(overlay), zoomLayer)
         if application != nil {
-            adw_application_window_set_content(cast(window), content)
+            adw_application_window_set_content(cast(window), overlay)
         } else {
-            adw_window_set_content(cast(window), content)
+            adw_window_set_content(cast(window), overlay)
         }
+        zoom = ZoomTransition(layer: zoomLayer, content: stack, window: window)
 
         actions = g_simple_action_group_new()
         gtk_widget_insert_action_group(window, "preview", cast(actions))
