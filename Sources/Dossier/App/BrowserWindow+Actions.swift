@@ -19,10 +19,12 @@ extension BrowserWindow {
         }
     }
 
+    /// Adds `win.NAME` to the window's own action map (a second "win" group inserted on the
+    /// window would hide GTK's, and with it `win.show-help-overlay`).
     func addAction(_ name: String, _ handler: @escaping () -> Void) {
         let action = g_simple_action_new(name, nil)!
         connectSignal(raw(action), "activate") { (_: UnsafeMutableRawPointer?) in handler() }
-        g_action_map_add_action(cast(actions), action)
+        g_action_map_add_action(OpaquePointer(window), action)
         g_object_unref(raw(action))
     }
 }

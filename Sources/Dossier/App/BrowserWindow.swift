@@ -17,7 +17,6 @@ final class BrowserWindow {
     private let toasts: OpaquePointer
     private let backButton: Widget
     private let forwardButton: Widget
-    let actions: UnsafeMutablePointer<GSimpleActionGroup>
     private let state: WindowState
 
     /// Asks the application for another window at a location.
@@ -37,8 +36,6 @@ final class BrowserWindow {
         forwardButton = gtk_button_new_from_icon_name("go-next-symbolic")
         flap = OpaquePointer(adw_flap_new())
         toasts = OpaquePointer(adw_toast_overlay_new())
-        actions = g_simple_action_group_new()
-        gtk_widget_insert_action_group(window, "win", cast(actions))
 
         let header = makeHeaderBar()
         adw_toast_overlay_set_child(toasts, browser.widget)

@@ -43,7 +43,8 @@ final class DossierApplication {
     /// as a D-Bus service, until it has been idle for a while).
     func run(arguments: [String]) -> Int32 {
         let gapp: UnsafeMutablePointer<GApplication> = cast(application)
-        g_application_set_inactivity_timeout(gapp, 10_000)
+        // Started by D-Bus activation: stay a little while for the request that started it.
+        if arguments.contains("--gapplication-service") { g_application_set_inactivity_timeout(gapp, 10_000) }
         MainLoopBridge.install()
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

@@ -33,8 +33,6 @@ public final class BrowserSidebar {
     /// The row whose menu is open.
     var menuItem: SidebarItem?
     var popover: Widget?
-    /// The favorite being dragged within the sidebar (a drop then reorders instead of adding).
-    var draggedFavorite: Favorite?
 
     public init() {
         listBox = gtk_list_box_new()

@@ -6,7 +6,7 @@ import GObjectSupport
 
 /// Favorites by drag and drop: a folder dropped on the sidebar (from Dossier, Files or any
 /// app offering `text/uri-list`) becomes a favorite where it lands; a favorite dragged within
-/// the sidebar moves there. Favorites can also be dragged out, as their folder.
+/// the sidebar (or any drop of a folder that is already a favorite) moves there. Favorites can also be dragged out, as their folder.
 extension BrowserSidebar {
     func installDropTarget() {
         let actions = GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_LINK.rawValue | GDK_ACTION_MOVE.rawValue)
@@ -21,14 +21,9 @@ extension BrowserSidebar {
     func installDragSource(on row: Widget, item: SidebarItem) {
         let source = gtk_drag_source_new()!
         gtk_drag_source_set_actions(source, GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_LINK.rawValue | GDK_ACTION_MOVE.rawValue))
-        connectPrepare(raw(source)) { [weak self] in
-            guard let self, let favorite = item.favorite else { return nil }
-            self.draggedFavorite = favorite
+        connectPrepare(raw(source)) {
+            guard let favorite = item.favorite else { return nil }
             return Self.contentProvider(uri: favorite.uri)
-        }
-        connectSignal(raw(source), "drag-end", after: true) { [weak self] (_: UnsafeMutableRawPointer?) in
-            // A drop within the sidebar has been handled by now; elsewhere it is not ours.
-            DispatchQueue.main.async { self?.draggedFavorite = nil }
         }
         gtk_widget_add_controller(row, source)
     }
@@ -38,9 +33,9 @@ extension BrowserSidebar {
     private func drop(uris: [String], atY y: Double) -> Bool {
         let favorites = rows.compactMap(\.item.favorite)
         var index = favorites.count
-        if let row = gtk_list_box_get_row_at_y(cast(listBox), Int32(y)), let item = item(for: raw(row)) {
+        if let (row, item) = nearestRow(toY: y) {
             var allocation = GtkAllocation()
-            gtk_widget_get_allocation(cast(row), &allocation)
+            gtk_widget_get_allocation(row, &allocation)
             let lowerHalf = y > Double(allocation.y) + Double(allocation.height) / 2
             if let favorite = item.favorite, let position = favorites.firstIndex(of: favorite) {
                 index = position + (lowerHalf ? 1 : 0)
@@ -48,13 +43,12 @@ extension BrowserSidebar {
                 index = 0
             }
         }
-        if let dragged = draggedFavorite {
-            draggedFavorite = nil
-            guard let from = favorites.firstIndex(of: dragged) else { return false }
+        // A favorite dropped on the sidebar (dragged from it, or from another window's) moves.
+        if uris.count == 1, let dragged = favorites.first(where: { Self.sameLocation($0.uri, uris[0]) }),
+           let from = favorites.firstIndex(of: dragged) {
             // The index counts the favorites without the moved one.
             let target = index > from ? index - 1 : index
-            guard target != from else { return true }
-            changeFavorites { try $0.move(dragged.uri, to: target) }
+            if target != from { changeFavorites { try $0.move(dragged.uri, to: target) } }
             return true
         }
         guard !uris.isEmpty else { return false }
@@ -83,6 +77,25 @@ extension BrowserSidebar {
             for failure in failures { self?.errorHandler?(failure) }
         }
         return true
+    }
+
+    /// The row under `y`, or the closest one when `y` is in the gap between two rows (the
+    /// sidebar style spaces them, and a separator heads each section).
+    private func nearestRow(toY y: Double) -> (Widget, SidebarItem)? {
+        rows.min { distance(of: $0.row, to: y) < distance(of: $1.row, to: y) }.map { ($0.row, $0.item) }
+    }
+
+    private func distance(of row: Widget, to y: Double) -> Double {
+        var allocation = GtkAllocation()
+        gtk_widget_get_allocation(row, &allocation)
+        let top = Double(allocation.y), bottom = top + Double(allocation.height)
+        return y < top ? top - y : y > bottom ? y - bottom : 0
+    }
+
+    private static func sameLocation(_ a: String, _ b: String) -> Bool {
+        let first = g_file_new_for_uri(a), second = g_file_new_for_uri(b)
+        defer { unref(first); unref(second) }
+        return g_file_equal(first, second) != 0
     }
 
     /// The URIs of a dropped GdkFileList.

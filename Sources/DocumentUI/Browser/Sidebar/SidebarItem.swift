@@ -59,7 +59,8 @@ extension SidebarItem {
         let location = BrowserLocation.folder(url ?? URL(fileURLWithPath: "/"))
         return SidebarItem(section: .favorites, title: favorite.displayName,
                            icon: .named(favorite.path == nil ? "folder-remote-symbolic" : "folder-symbolic"),
-                           location: location, favorite: favorite, tooltip: favorite.path ?? favorite.uri)
+                           location: location, favorite: favorite,
+                           tooltip: favorite.path.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? favorite.uri)
     }
 
     /// A tag in use.
