@@ -63,11 +63,20 @@ public final class BrowserSidebar {
     /// Selects the row that leads to `location`, or none when no row does.
     public func highlight(_ location: BrowserLocation) {
         highlighted = location
-        if let match = rows.first(where: { $0.item.location == location }) {
+        if let match = rows.first(where: { Self.same($0.item.location, location) }) {
             gtk_list_box_select_row(cast(listBox), cast(match.row))
         } else {
             gtk_list_box_unselect_all(cast(listBox))
         }
+    }
+
+    /// Locations compared as a user would: a local folder is the same with or without a
+    /// trailing slash.
+    private static func same(_ a: BrowserLocation, _ b: BrowserLocation) -> Bool {
+        if case .folder(let first) = a, case .folder(let second) = b, first.isFileURL, second.isFileURL {
+            return first.standardizedFileURL.path == second.standardizedFileURL.path
+        }
+        return a == b
     }
 
     /// The accessible names of the rows in order (for tests and screen-reader checks).
