@@ -80,6 +80,19 @@ if [ -f "$desktop" ]; then
     else
         fail "desktop file Icon= is not $app_id"
     fi
+    if grep -q '^MimeType=.*inode/directory;' "$desktop" && grep -q '^MimeType=.*application/pdf;' "$desktop"; then
+        pass "desktop file offers Dossier for folders and documents (MimeType= has inode/directory, application/pdf)"
+    else
+        fail "desktop file MimeType= lacks inode/directory or application/pdf"
+    fi
+    if grep -qx 'DBusActivatable=true' "$desktop"; then
+        # A D-Bus activatable app needs a session service of the same name (Desktop Entry spec).
+        if [ -f "$root/share/dbus-1/services/$app_id.service" ]; then
+            pass "DBusActivatable=true and $app_id.service is installed"
+        else
+            fail "DBusActivatable=true but $root/share/dbus-1/services/$app_id.service is missing"
+        fi
+    fi
 else
     fail "desktop file $desktop missing"
 fi

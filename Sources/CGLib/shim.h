@@ -180,6 +180,12 @@ static inline GVariant *dossier_variant_properties_changed_b(const char *interfa
     return g_variant_new("(sa{sv}as)", interface, &changed, NULL);
 }
 
+/* Prints a message on the standard error of the `dossier` process that sent a command line
+   to the running instance (g_application_command_line_printerr is variadic). */
+static inline void dossier_command_line_printerr(GApplicationCommandLine *command_line, const char *text) {
+    g_application_command_line_printerr(command_line, "%s\n", text);
+}
+
 /* libdispatch's main-queue hooks (the ones CoreFoundation uses): the main queue is an
    eventfd that becomes readable when work is queued for the main thread. */
 extern int _dispatch_get_main_queue_handle_4CF(void);

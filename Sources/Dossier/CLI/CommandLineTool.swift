@@ -7,6 +7,10 @@ struct CommandLineTool {
     let arguments: [String]
 
     func run() -> Int32 {
+        // No arguments (with a display), a path or a URI: the desktop application.
+        if GraphicalCommand.handles(arguments), !Self.commands.contains(arguments.first ?? "") {
+            return GraphicalCommand(arguments: arguments).run()
+        }
         guard let first = arguments.first else {
             print(usage)
             return 0
@@ -39,9 +43,22 @@ struct CommandLineTool {
         }
     }
 
+    /// The command names: they win over a file of the same name in the working folder.
+    static let commands: Set<String> = ["help", "info", "apps", "open", "thumbnail", "preview", "previewer-service", "trash",
+                                        "restore", "ls", "bookmark", "recents", "tag", "favorites"]
+
     var usage: String {
         [
             tr("Usage: dossier COMMAND [OPTIONS] [PATH…]"),
+            "       dossier [--sender APP_ID] [--annotation TEXT] [DIR|FILE|URI…]",
+            "",
+            tr("Without a command (needs a graphical session):"),
+            "  dossier                          " + tr("Open a window on the folder shown last (or Home)"),
+            "  dossier DIR…                     " + tr("Open a window on each folder"),
+            "  dossier FILE…                    " + tr("Preview the files; Left and Right move between them"),
+            "    --sender APP_ID                " + tr("Tell Dossier which application asked"),
+            "    --annotation TEXT              " + tr("Hand data from the sender to Dossier along with the files"),
+            "  " + tr("A running Dossier opens them in its own windows; this command then returns at once."),
             "",
             tr("Commands:"),
             "  info [--json] PATH…              " + tr("Show the type, size, dates and applications of files"),
