@@ -19,29 +19,24 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4 libadwaita-1 gtksourceview-5 poppler-glib pangoft2 fontconfig gstreamer-pbutils-1.0",
+            pkgConfig: "gtk4 libadwaita-1 gtksourceview-5 poppler-glib pangoft2 fontconfig",
             providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev", "libgtksourceview-5-dev", "libpoppler-glib-dev",
-                              "libpango1.0-dev", "libfontconfig-dev", "libgstreamer-plugins-base1.0-dev"])]
-        ),
-        .systemLibrary(
-            name: "CArchive",
-            pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]
+                              "libpango1.0-dev", "libfontconfig-dev"])]
         ),
         .systemLibrary(
             name: "CImaging",
             pkgConfig: "gdk-pixbuf-2.0 poppler-glib pangocairo libjpeg",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpoppler-glib-dev", "libpango1.0-dev", "libjpeg62-turbo-dev"])]
         ),
-        .systemLibrary(
-            name: "CWebKit",
-            pkgConfig: "webkitgtk-6.0",
-            providers: [.apt(["libwebkitgtk-6.0-dev"])]
-        ),
+        // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive) are opened with
+        // dlopen() when first used, not linked: every start of Dossier would pay for loading them.
+        .target(name: "CWebKit", dependencies: ["CGtk"]),
+        .target(name: "CGStreamer", dependencies: ["CGLib"]),
+        .target(name: "CArchive", dependencies: ["CGLib"]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CWebKit", "CArchive"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CWebKit", "CGStreamer", "CArchive"]),
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]

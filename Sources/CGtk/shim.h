@@ -9,8 +9,6 @@
 #include <poppler.h>
 #include <fontconfig/fontconfig.h>
 #include <pango/pangofc-fontmap.h>
-#include <gst/gst.h>
-#include <gst/pbutils/pbutils.h>
 
 static inline GtkWidget *dossier_gtk_widget(gpointer instance) { return GTK_WIDGET(instance); }
 static inline GtkWindow *dossier_gtk_window(gpointer instance) { return GTK_WINDOW(instance); }
@@ -175,12 +173,5 @@ static inline PangoFontMap *dossier_font_map_new_for_config(FcConfig *config) {
     if (map != NULL && PANGO_IS_FC_FONT_MAP(map)) pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
     return map;
 }
-
-/* GStreamer's tag names are macros. */
-static inline const char *dossier_gst_tag_title(void) { return GST_TAG_TITLE; }
-static inline const char *dossier_gst_tag_artist(void) { return GST_TAG_ARTIST; }
-static inline const char *dossier_gst_tag_album(void) { return GST_TAG_ALBUM; }
-static inline const char *dossier_gst_tag_image(void) { return GST_TAG_IMAGE; }
-static inline const char *dossier_gst_tag_preview_image(void) { return GST_TAG_PREVIEW_IMAGE; }
 
 #endif

@@ -41,6 +41,13 @@ struct ArchiveListing: Sendable {
     /// Opens `path` for reading with every format and filter libarchive has; `raw` also accepts
     /// a lone compressed file (`notes.txt.gz`) as an archive of one entry.
     static func open(_ path: String, raw: Bool) -> Result<OpaquePointer, PreviewError> {
+        // libarchive is loaded the first time an archive is read.
+        var error: UnsafeMutablePointer<CChar>?
+        guard dossier_archive_load(&error) != 0 else {
+            let reason = error.map { String(cString: $0) } ?? ""
+            g_free(error)
+            return .failure(PreviewError(tr("Archives cannot be read: libarchive could not be loaded (%s).", reason)))
+        }
         guard let archive = archive_read_new() else {
             return .failure(PreviewError(tr("The archive could not be read: %s", tr("out of memory"))))
         }

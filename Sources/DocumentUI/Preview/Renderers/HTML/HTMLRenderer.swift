@@ -9,18 +9,22 @@ import GObjectSupport
 /// (a content filter blocks every URL that is not local), in a memory-only session; images
 /// next to the file still show. Links are not followed in the previewer: they go to the
 /// controller, which asks its delegate and opens them in the default browser.
+///
+/// WebKitGTK is loaded the first time a page is shown (off the main thread), not when Dossier
+/// starts; without it the page says so.
 @MainActor
 public final class HTMLRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.html]
     nonisolated static let limit = 8 << 20
 
+    /// Holds the web view once WebKitGTK is loaded.
     public let view: Widget
     private var linkHandler: (@MainActor (URL) -> Void)?
 
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     public init() {
-        view = dossier_webview_new()
+        view = makeBox(GTK_ORIENTATION_VERTICAL, [])
         gtk_widget_set_vexpand(view, 1)
     }
 
@@ -35,6 +39,8 @@ public final class HTMLRenderer: PreviewRenderer {
             return .success(String(decoding: data, as: UTF8.self))
         }.value
         let html = try read.get()
+        let web = try await Self.makeWebView()
+        gtk_box_append(cast(view), web)
         let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
         try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
         // Ready once WebKit has loaded (and so drawn) the page, not when it was handed over.
@@ -42,7 +48,7 @@ public final class HTMLRenderer: PreviewRenderer {
             let box = Unmanaged.passRetained(LoadContinuation(continuation)).toOpaque()
             // Link clicks reach the controller through this renderer (kept alive by its view).
             let me = Unmanaged.passUnretained(self).toOpaque()
-            dossier_webview_load_offline(view, html, item.url.absoluteString, store.path, { uri, data in
+            dossier_webview_load_offline(web, html, item.url.absoluteString, store.path, { uri, data in
                 guard let uri, let url = URL(string: String(cString: uri)) else { return }
                 let renderer = Unmanaged<HTMLRenderer>.fromOpaque(data!).takeUnretainedValue()
                 MainActor.assumeIsolated { renderer.linkHandler?(url) }
@@ -51,7 +57,25 @@ public final class HTMLRenderer: PreviewRenderer {
             }, box)
         }
         guard loaded else { throw PreviewError(tr("The page could not be shown without loading remote content.")) }
-        setAccessibleName(view, tr("Web page %s", item.displayTitle))
+        setAccessibleName(web, tr("Web page %s", item.displayTitle))
+    }
+
+    /// A web view, once WebKitGTK is loaded (the first time, off the main thread: it takes a
+    /// while).
+    private static func makeWebView() async throws -> Widget {
+        let loaded = await Task.detached { () -> Result<Void, PreviewError> in
+            var error: UnsafeMutablePointer<CChar>?
+            guard dossier_webkit_load(&error) != 0 else {
+                let reason = takeString(error) ?? ""
+                return .failure(PreviewError(tr("Web pages cannot be shown: WebKitGTK could not be loaded (%s).", reason)))
+            }
+            return .success(())
+        }.value
+        try loaded.get()
+        let web = dossier_webview_new()!
+        gtk_widget_set_vexpand(web, 1)
+        gtk_widget_set_hexpand(web, 1)
+        return web
     }
 }
 

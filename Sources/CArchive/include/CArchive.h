@@ -1,0 +1,18 @@
+#ifndef DOSSIER_CARCHIVE_H
+#define DOSSIER_CARCHIVE_H
+
+/* libarchive: archive listings and single-entry extraction for the archive previewer.
+
+   libarchive is not linked (it and its compression libraries would load at every start of
+   Dossier): it is opened with dlopen() the first time an archive is read. Call
+   dossier_archive_load() first; when it succeeded, the archive_* functions of <archive.h>
+   that the previewer uses work as usual (Archive.c forwards them to the library). */
+#include <glib.h>
+#include <archive.h>
+#include <archive_entry.h>
+
+/* Opens libarchive (once; thread-safe). Returns TRUE when it is ready to use; otherwise
+   FALSE, and *error (when not NULL) gets why, to free with g_free. */
+gboolean dossier_archive_load(char **error);
+
+#endif
