@@ -11,8 +11,7 @@ final class BrowserSearch {
     let bar: Widget
     let entry: Widget
     private let spinner: Widget
-    private var query: DirectoryQuery?
-    private var generation = 0
+    private let subfolders = SubfolderSearch()
     /// Called with the text as the user types (already debounced by the entry).
     var textDidChange: ((String) -> Void)?
     /// Called when the bar opens or closes.
@@ -64,14 +63,46 @@ final class BrowserSearch {
     /// found so far each time more comes in, then once more with `finished` set.
     func searchSubfolders(of folder: URL, for text: String, showsHidden: Bool,
                           results: @escaping @MainActor (_ items: [BrowserItem], _ finished: Bool) -> Void) {
+        gtk_spinner_stop(cast(spinner))
+        guard !text.isEmpty else { return subfolders.cancel() }
+        gtk_spinner_start(cast(spinner))
+        subfolders.start(in: folder, for: text, showsHidden: showsHidden) { [weak self] items, finished in
+            if finished, let self { gtk_spinner_stop(cast(self.spinner)) }
+            results(items, finished)
+        }
+    }
+
+    /// Stops the search under way, if any: nothing more of it arrives.
+    func cancel() {
+        subfolders.cancel()
+        gtk_spinner_stop(cast(spinner))
+    }
+
+    /// True while a subfolder search runs.
+    var isSearching: Bool { subfolders.isRunning }
+}
+
+/// A search through a folder and its subfolders for names containing a text: a recursive
+/// `DirectoryQuery` in the background whose results stream in. Starting another search, or
+/// cancelling, stops the one before: none of its results arrive after that.
+@MainActor
+final class SubfolderSearch {
+    private var query: DirectoryQuery?
+    private var generation = 0
+
+    init() {}
+
+    /// True while a search runs.
+    var isRunning: Bool { query != nil }
+
+    func start(in folder: URL, for text: String, showsHidden: Bool,
+               results: @escaping @MainActor (_ items: [BrowserItem], _ finished: Bool) -> Void) {
         cancel()
         guard !text.isEmpty else { return }
-        generation += 1
         let generation = generation
         let query = DirectoryQuery(folder: folder, options: QueryOptions(
             showsHidden: showsHidden, recursive: true, predicate: QueryPredicate(nameContains: text), observesChanges: false))
         self.query = query
-        gtk_spinner_start(cast(spinner))
         var found: [BrowserItem] = []
         query.start(onMainActor: { [weak self] event in
             guard let self, self.generation == generation else { return }
@@ -80,10 +111,10 @@ final class BrowserSearch {
                 found += items.map { BrowserItem($0, showingFolder: true) }
                 results(found, false)
             case .reload(let items, _):
-                self.finish()
+                self.query = nil
                 results(items.map { BrowserItem($0, showingFolder: true) }, true)
             case .failed:
-                self.finish()
+                self.query = nil
                 results(found, true)
             case .changes, .warning:
                 break
@@ -91,19 +122,9 @@ final class BrowserSearch {
         })
     }
 
-    /// Stops the search under way, if any: nothing more of it arrives.
     func cancel() {
         generation += 1
         query?.stop()
         query = nil
-        gtk_spinner_stop(cast(spinner))
-    }
-
-    /// True while a subfolder search runs.
-    var isSearching: Bool { query != nil }
-
-    private func finish() {
-        query = nil
-        gtk_spinner_stop(cast(spinner))
     }
 }
