@@ -44,7 +44,7 @@ final class ZoomTransitionTests: XCTestCase {
             var sourceRect = (x: 0.0, y: 0.0, width: 0.0, height: 0.0)
             XCTAssertEqual(dossier_widget_screen_bounds(button, &sourceRect.x, &sourceRect.y, &sourceRect.width, &sourceRect.height), 1)
             controller.present(transientFor: cast(sourceWindow))
-            try spin(until: { controller.lastTransition?.finished == true })
+            try pump(until: { controller.lastTransition?.finished == true })
             let opening = try XCTUnwrap(controller.lastTransition)
             XCTAssertTrue(opening.opening)
             XCTAssertGreaterThanOrEqual(opening.frames.count, 3, "the zoom is drawn over several frames")
@@ -61,7 +61,7 @@ final class ZoomTransitionTests: XCTestCase {
 
             controller.dismiss()
             XCTAssertTrue(gtk_widget_get_visible(window) != 0, "the window stays while it shrinks")
-            try spin(until: { gtk_widget_get_visible(window) == 0 })
+            try pump(until: { gtk_widget_get_visible(window) == 0 })
             let closing = try XCTUnwrap(controller.lastTransition)
             XCTAssertFalse(closing.opening)
             XCTAssertTrue(closing.finished)
@@ -85,7 +85,7 @@ final class ZoomTransitionTests: XCTestCase {
             controller.delegate = delegate
             controller.present(transientFor: cast(sourceWindow))
             let window = try XCTUnwrap(controller.windowWidget)
-            try spin(until: { gtk_widget_get_mapped(window) != 0 })
+            try pump(until: { gtk_widget_get_mapped(window) != 0 })
             XCTAssertNil(controller.lastTransition, "nothing moves with animations off")
             controller.dismiss()
             XCTAssertEqual(gtk_widget_get_visible(window), 0, "hidden at once")
@@ -108,12 +108,12 @@ private func makeSourceWindow() -> (Widget, Widget) {
     gtk_window_set_child(cast(window), button)
     gtk_window_present(cast(window))
     // Mapped first, then laid out at the window's size.
-    try? spin(until: { gtk_widget_get_mapped(button) != 0 && gtk_widget_get_width(button) > 50 && gtk_widget_get_width(window) >= 600 })
+    try? pump(until: { gtk_widget_get_mapped(button) != 0 && gtk_widget_get_width(button) > 50 && gtk_widget_get_width(window) >= 600 })
     return (window, button)
 }
 
 @MainActor
-private func spin(until condition: () -> Bool, timeout: TimeInterval = 10) throws {
+private func pump(until condition: () -> Bool, timeout: TimeInterval = 10) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
         guard Date() < deadline else { throw XCTSkip("timed out waiting for the display") }

@@ -1,128 +1,302 @@
-// STAND-IN: replaced by the browser branch
 import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
 
-/// How the browser orders a location's items.
-public struct BrowserSort: Codable, Hashable, Sendable {
-    public enum Key: String, Codable, Hashable, Sendable, CaseIterable {
-        case name, size, kind, modified
-    }
-
-    public var key: Key
-    public var reversed: Bool
-
-    public init(key: Key = .name, reversed: Bool = false) {
-        self.key = key
-        self.reversed = reversed
-    }
-}
-
-/// A stand-in with the contract's API so the window builds before the real browser lands:
-/// a label naming the location, and a "browser" action group with the navigation and view
-/// actions.
+/// A location's documents as a grid of thumbnails or a list: the UIDocumentBrowserViewController
+/// of Linux. It stays fluid on a folder of 100,000 files (only the cells on screen exist,
+/// thumbnails load behind placeholder icons, visible ones first) and shows every change on
+/// disk as it happens. Double-click or Enter opens an item (a folder in place), Space
+/// previews the selection, a right-click or long-press opens the item's menu; the search bar
+/// filters the folder as you type and searches its subfolders in the background.
+///
+/// Put `widget` in a window, `pathBar` in its header bar's title and `headerControls` at its
+/// end. The browser's actions are in the group "browser." on `widget` (`browser.preview`,
+/// `browser.back`, `browser.up`, `browser.search`…): the window only adds accelerators.
 @MainActor
 public final class DocumentBrowser {
+    /// The content area: search bar, the grid or list, status pages, the Trash's action bar.
     public let widget: Widget
+    /// A path bar (a button per ancestor folder; a title for recents, a tag, the Trash).
     public let pathBar: Widget
+    /// Search toggle, view-mode toggle and view menu, for the end of the window's header bar.
     public let headerControls: Widget
+
     public private(set) var location: BrowserLocation
+    /// Called after every navigation, with the new location.
     public var locationDidChange: ((BrowserLocation) -> Void)?
+    /// Called when the view mode, sort, hidden files or zoom changed (for the window to keep).
     public var stateDidChange: (() -> Void)?
-    public var viewMode: BrowserViewMode = .grid { didSet { update(); stateDidChange?() } }
-    public var sort = BrowserSort() { didSet { stateDidChange?() } }
-    public var showsHidden = false { didSet { update(); stateDidChange?() } }
-    public var zoomLevel = 2 { didSet { update(); stateDidChange?() } }
-    public private(set) var selectedURLs: [URL] = []
 
-    private var history: [BrowserLocation] = []
-    private var future: [BrowserLocation] = []
-    private let label: Widget
-    private let title: Widget
-    private let actions: UnsafeMutablePointer<GSimpleActionGroup>
+    let model = BrowserListModel()
+    let feed: LocationFeed
+    let selection: OpaquePointer
+    let grid: ItemGridView
+    let list: ItemListView
+    let search = BrowserSearch()
+    let status = StatusPage()
+    let path = PathBar()
+    let controls: HeaderControls
+    let trashActions: TrashActions
+    let actions = BrowserActions()
+    let preview: BrowserPreview
+    let loader = ThumbnailLoader()
+    let stack: Widget
+    let toasts: OpaquePointer
+    var history = BrowserHistory()
 
-    public init(location: BrowserLocation) {
-        self.location = location
-        label = gtk_label_new("")
-        gtk_widget_set_vexpand(label, 1)
-        gtk_widget_set_hexpand(label, 1)
-        widget = makeBox(GTK_ORIENTATION_VERTICAL, [label])
-        title = gtk_label_new("")
-        gtk_widget_add_css_class(title, "title")
-        pathBar = title
-        headerControls = makeBox(GTK_ORIENTATION_HORIZONTAL, [])
-        actions = g_simple_action_group_new()
-        for widget in [widget, pathBar, headerControls] {
-            gtk_widget_insert_action_group(widget, "browser", cast(actions))
-        }
-        addAction("back") { [weak self] _ in self?.goBack() }
-        addAction("forward") { [weak self] _ in self?.goForward() }
-        addAction("up") { [weak self] _ in
-            guard let self, case .folder(let url) = self.location, url.path != "/" else { return }
-            self.go(to: .folder(url.deletingLastPathComponent()))
-        }
-        addAction("view-mode", parameter: "s") { [weak self] mode in
-            self?.viewMode = mode.flatMap(BrowserViewMode.init(rawValue:)) ?? .grid
-        }
-        addAction("show-hidden") { [weak self] _ in self?.showsHidden.toggle() }
-        addAction("zoom-in") { [weak self] _ in self.map { $0.zoomLevel = min($0.zoomLevel + 1, 4) } }
-        addAction("zoom-out") { [weak self] _ in self.map { $0.zoomLevel = max($0.zoomLevel - 1, 0) } }
-        addAction("zoom-reset") { [weak self] _ in self?.zoomLevel = 2 }
-        update()
+    /// A browser showing `location`.
+    public convenience init(location: BrowserLocation) {
+        self.init(location: location, directories: UserDirectories(), trash: Trash())
     }
 
+    /// A browser reading recents, tags and the Trash from `directories` and `trash`.
+    init(location: BrowserLocation, directories: UserDirectories, trash: Trash) {
+        self.location = location
+        feed = LocationFeed(model: model, directories: directories, trash: trash)
+        g_object_ref(raw(model.object.model))  // the selection takes the reference it is given
+        selection = gtk_multi_selection_new(model.object.model)
+        grid = ItemGridView(selection: selection, loader: loader, pixels: BrowserZoom.iconSizes[BrowserZoom.defaultLevel])
+        list = ItemListView(selection: selection)
+        controls = HeaderControls(searchBar: search.bar)
+        trashActions = TrashActions(trash: trash)
+        preview = BrowserPreview(model: model)
+        pathBar = path.widget
+        headerControls = controls.widget
+
+        stack = gtk_stack_new()
+        gtk_stack_add_named(OpaquePointer(stack), grid.scrolled, "grid")
+        gtk_stack_add_named(OpaquePointer(stack), list.scrolled, "list")
+        gtk_stack_add_named(OpaquePointer(stack), status.widget, "status")
+        let spinner = gtk_spinner_new()!
+        gtk_spinner_start(cast(spinner))
+        gtk_widget_set_size_request(spinner, 32, 32)
+        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+        setAccessibleName(spinner, tr("Loading"))
+        gtk_stack_add_named(OpaquePointer(stack), spinner, "loading")
+        gtk_widget_set_vexpand(stack, 1)
+
+        let content = makeBox(GTK_ORIENTATION_VERTICAL, [search.bar, stack, trashActions.bar])
+        toasts = OpaquePointer(adw_toast_overlay_new())
+        adw_toast_overlay_set_child(toasts, content)
+        widget = DocumentUI.widget(toasts)
+        // The window places the path bar and the controls in its header bar, outside `widget`:
+        // they need the group as well.
+        for part in [widget, pathBar, headerControls] {
+            gtk_widget_insert_action_group(part, "browser", cast(actions.group))
+        }
+        setAccessibleName(widget, tr("Browser"))
+
+        wire()
+        installActions()
+        installKeys()
+        applyViewMode()
+        list.show(sort)
+        controls.show(viewMode)
+        show(location)
+    }
+
+    isolated deinit {
+        feed.stop()
+        search.cancel()
+        g_object_unref(raw(selection))
+    }
+
+    // MARK: Navigation
+
+    /// Shows `location`; the current one goes on the back stack.
     public func go(to location: BrowserLocation) {
         guard location != self.location else { return }
-        history.append(self.location)
-        future = []
-        move(to: location)
+        history.leave(self.location)
+        self.location = location
+        show(location)
     }
 
     public func goBack() {
-        guard let previous = history.popLast() else { return }
-        future.append(location)
-        move(to: previous)
+        guard let target = history.goBack(from: location) else { return }
+        location = target
+        show(target)
     }
 
     public func goForward() {
-        guard let next = future.popLast() else { return }
-        history.append(location)
-        move(to: next)
+        guard let target = history.goForward(from: location) else { return }
+        location = target
+        show(target)
     }
 
-    public var canGoBack: Bool { !history.isEmpty }
-    public var canGoForward: Bool { !future.isEmpty }
+    public var canGoBack: Bool { history.canGoBack }
+    public var canGoForward: Bool { history.canGoForward }
 
-    public func select(_ urls: [URL]) { selectedURLs = urls }
-    public func focusSearch() {}
+    /// Goes to the folder that holds the current one.
+    public func goUp() {
+        guard case .folder(let url) = location, url.path != "/" else { return }
+        let current = url
+        go(to: .folder(url.deletingLastPathComponent()))
+        select([current])
+    }
 
-    private func move(to location: BrowserLocation) {
-        self.location = location
-        update()
+    private func show(_ location: BrowserLocation) {
+        search.cancel()
+        if search.isActive { search.isActive = false }
+        model.filterText = ""
+        feed.showExtras(nil)
+        path.show(location)
+        gtk_widget_set_visible(trashActions.bar, location == .trash ? 1 : 0)
+        feed.show(location, sort: sort, showsHidden: showsHidden)
+        gtk_selection_model_unselect_all(selection)
+        scrollToTop()
+        actions.setEnabled("back", canGoBack)
+        actions.setEnabled("forward", canGoForward)
+        if case .folder(let url) = location { actions.setEnabled("up", url.path != "/") } else { actions.setEnabled("up", false) }
+        updateVisibleChild()
         locationDidChange?(location)
     }
 
-    private func update() {
-        let name: String = switch location {
-        case .folder(let url): url.lastPathComponent
-        case .recents: "Recents"
-        case .tag(let tag): tag
-        case .trash: "Trash"
+    // MARK: View state
+
+    public var viewMode: BrowserViewMode = .grid {
+        didSet {
+            guard viewMode != oldValue else { return }
+            applyViewMode()
+            controls.show(viewMode)
+            actions.setState("view-mode", viewMode.rawValue)
+            stateDidChange?()
         }
-        gtk_label_set_text(OpaquePointer(label), "Location \(location) (\(viewMode.rawValue))")
-        setAccessibleName(label, "Location \(location)")
-        gtk_label_set_text(OpaquePointer(title), name)
     }
 
-    private func addAction(_ name: String, parameter: String? = nil, _ handler: @escaping (String?) -> Void) {
-        let type = parameter.map { g_variant_type_new($0) }
-        let action = g_simple_action_new(name, type ?? nil)!
-        if let type { g_variant_type_free(type) }
-        connectSignal(raw(action), "activate") { value in
-            handler(value.flatMap { borrowString(g_variant_get_string(OpaquePointer($0), nil)) })
+    public var sort = BrowserSort() {
+        didSet {
+            guard sort != oldValue else { return }
+            feed.setSort(sort)
+            list.show(sort)
+            actions.setState("sort", sort.key.rawValue)
+            actions.setState("sort-reversed", sort.reversed)
+            stateDidChange?()
         }
-        g_action_map_add_action(cast(actions), action)
-        g_object_unref(raw(action))
+    }
+
+    public var showsHidden = false {
+        didSet {
+            guard showsHidden != oldValue else { return }
+            feed.setShowsHidden(showsHidden)
+            actions.setState("show-hidden", showsHidden)
+            stateDidChange?()
+        }
+    }
+
+    /// An index into `BrowserZoom.iconSizes`: the grid's icon size.
+    public var zoomLevel = BrowserZoom.defaultLevel {
+        didSet {
+            let clamped = BrowserZoom.clamp(zoomLevel)
+            if clamped != zoomLevel { zoomLevel = clamped; return }
+            guard zoomLevel != oldValue else { return }
+            grid.pixels = BrowserZoom.iconSizes[zoomLevel]
+            actions.setEnabled("zoom-in", zoomLevel < BrowserZoom.iconSizes.count - 1)
+            actions.setEnabled("zoom-out", zoomLevel > 0)
+            stateDidChange?()
+        }
+    }
+
+    private func applyViewMode() {
+        updateVisibleChild()
+    }
+
+    // MARK: Selection
+
+    /// The selected items' locations, in view order.
+    public var selectedURLs: [URL] { selectedPositions.map { model[$0].url } }
+
+    var selectedPositions: [Int] {
+        guard let bitset = gtk_selection_model_get_selection(selection) else { return [] }
+        defer { gtk_bitset_unref(bitset) }
+        let count = Int(gtk_bitset_get_size(bitset))
+        var positions: [Int] = []
+        for index in 0..<count {
+            let position = Int(gtk_bitset_get_nth(bitset, guint(index)))
+            if position < model.count { positions.append(position) }
+        }
+        return positions
+    }
+
+    /// Selects the items at `urls` (those shown) and scrolls to the first.
+    public func select(_ urls: [URL]) {
+        let positions = urls.compactMap { model.position(of: $0) }
+        gtk_selection_model_unselect_all(selection)
+        for position in positions { gtk_selection_model_select_item(selection, guint(position), 0) }
+        if let first = positions.min() { reveal(first) }
+    }
+
+    /// Puts the keyboard focus in the search field (opening the search bar).
+    public func focusSearch() {
+        search.isActive = true
+        gtk_widget_grab_focus(search.entry)
+    }
+
+    /// Selects only `position` and scrolls it into view, focused.
+    func selectOnly(_ position: Int) {
+        guard position < model.count else { return }
+        gtk_selection_model_select_item(selection, guint(position), 1)
+        reveal(position)
+    }
+
+    func reveal(_ position: Int) {
+        let view = viewMode == .grid ? grid.grid : list.columnView
+        gtk_widget_activate_action_variant(view, "list.scroll-to-item", g_variant_new_uint32(guint32(position)))
+    }
+
+    private func scrollToTop() {
+        for scrolled in [grid.scrolled, list.scrolled] {
+            let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+            gtk_adjustment_set_value(adjustment, 0)
+        }
+    }
+
+    /// The view shown now: the grid, the list, a status page or the loading spinner.
+    func updateVisibleChild() {
+        let name: String
+        if case .failed(let error) = feed.state {
+            status.show(.unavailable(error))
+            name = "status"
+        } else if model.count == 0, let empty = emptyStatus() {
+            status.show(empty)
+            name = "status"
+        } else if model.count == 0, feed.state == .loading, location != .trash, !isFolder {
+            name = "loading"
+        } else {
+            name = viewMode.rawValue
+        }
+        if borrowString(gtk_stack_get_visible_child_name(OpaquePointer(stack))) != name {
+            gtk_stack_set_visible_child_name(OpaquePointer(stack), name)
+        }
+        actions.setEnabled("empty-trash", location == .trash && model.count > 0)
+    }
+
+    private var isFolder: Bool {
+        if case .folder = location { return true }
+        return false
+    }
+
+    /// The status page for no items, or nil while items may still come.
+    private func emptyStatus() -> BrowserStatus? {
+        guard feed.state == .loaded else { return nil }
+        if !search.text.isEmpty && search.isActive {
+            return search.isSearching ? nil : .noResults(search.text)
+        }
+        switch location {
+        case .folder: return .emptyFolder
+        case .trash: return .emptyTrash
+        case .recents: return .noRecents
+        case .tag(let name): return .noTaggedFiles(name)
+        }
+    }
+
+    /// Shows a short message at the bottom of the browser.
+    func toast(_ message: String) {
+        adw_toast_overlay_add_toast(toasts, adw_toast_new(message))
+    }
+
+    var parentWindow: UnsafeMutablePointer<GtkWindow>? {
+        gtk_widget_get_root(widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
     }
 }

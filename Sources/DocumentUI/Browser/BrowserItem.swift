@@ -1,0 +1,82 @@
+import DocumentCore
+import Foundation
+
+/// One item the browser shows, whatever the location: a folder's entry, a recent document,
+/// a tagged file or a trashed item. A value: the views read it, never the disk.
+struct BrowserItem: Sendable, Hashable {
+    /// Where the item is now (inside the Trash for a trashed item).
+    let url: URL
+    /// The name shown (the original name for a trashed item).
+    let name: String
+    let isDirectory: Bool
+    let isHidden: Bool
+    let size: Int64
+    let modified: Date?
+    let type: DocumentType
+    /// The folder shown under the name: for search results in a subfolder, recent documents
+    /// and tagged files ("Documents/drafts"); nil in a folder's own listing.
+    var location: String?
+    /// For an item in the Trash: where it was and when it was deleted.
+    var trashed: TrashedItem?
+
+    /// What identifies the item across changes of its attributes.
+    var key: String { url.path }
+
+    init(url: URL, name: String, isDirectory: Bool, isHidden: Bool = false, size: Int64 = 0, modified: Date? = nil,
+         type: DocumentType, location: String? = nil, trashed: TrashedItem? = nil) {
+        self.url = url
+        self.name = name
+        self.isDirectory = isDirectory
+        self.isHidden = isHidden
+        self.size = size
+        self.modified = modified
+        self.type = type
+        self.location = location
+        self.trashed = trashed
+    }
+
+    /// A folder query's item; `showingFolder` adds its subfolder (for recursive search results).
+    init(_ item: QueryItem, showingFolder: Bool = false) {
+        let relative = item.relativePath
+        let folder = (relative as NSString).deletingLastPathComponent
+        self.init(url: item.url, name: item.name, isDirectory: item.isDirectory, isHidden: item.isHidden,
+                  size: item.size, modified: item.modified, type: item.type,
+                  location: showingFolder && !folder.isEmpty ? folder : nil)
+    }
+
+    /// The item at `url`, read with one `stat` (off the main thread), or nil when it is gone.
+    init?(reading url: URL, location: String? = nil) {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return nil }
+        let isDirectory = status.st_mode & S_IFMT == S_IFDIR
+        let name = url.lastPathComponent
+        self.init(url: url, name: name, isDirectory: isDirectory, isHidden: name.hasPrefix("."),
+                  size: isDirectory ? 0 : Int64(status.st_size),
+                  modified: Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)),
+                  type: isDirectory ? .folder : DocumentType(fileName: name), location: location)
+    }
+
+    /// A trashed item, described by its entry in the Trash.
+    init(trashed item: TrashedItem) {
+        var status = stat()
+        let exists = lstat(item.url.path, &status) == 0
+        let isDirectory = exists && status.st_mode & S_IFMT == S_IFDIR
+        let name = item.originalName
+        self.init(url: item.url, name: name, isDirectory: isDirectory, isHidden: false,
+                  size: exists && !isDirectory ? Int64(status.st_size) : 0, modified: item.deletionDate,
+                  type: isDirectory ? .folder : DocumentType(fileName: name),
+                  location: (item.originalPath as NSString).deletingLastPathComponent, trashed: item)
+    }
+
+    /// Does the name contain `text` (case and accents ignored)?
+    func matches(_ text: String) -> Bool {
+        text.isEmpty || name.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+}
+
+/// A path shown shorter: "~/Documents" for a folder under the home folder.
+func displayPath(_ path: String, home: String = NSHomeDirectory()) -> String {
+    if path == home { return "~" }
+    if path.hasPrefix(home + "/") { return "~" + path.dropFirst(home.count) }
+    return path
+}

@@ -1,0 +1,189 @@
+import CGtk
+import DocumentCore
+import Foundation
+
+/// A location's items for the grid and the list: a Swift array behind a GListModel
+/// (`object.model`). Every change is told to the views as the exact ranges that changed —
+/// a file created in a folder of 100,000 is one insertion at its place — so rows animate and
+/// the scroll position stays; only a new order or a new set of items resets the views.
+///
+/// `filterText` narrows the items to those whose name contains it (case and accents ignored).
+@MainActor
+final class BrowserListModel {
+    /// Every item of the location, in order, before filtering.
+    private(set) var allItems: [BrowserItem] = []
+    /// The items the views show: `allItems` filtered.
+    private(set) var items: [BrowserItem] = []
+    private(set) lazy var object = ItemListObject(source: self)
+
+    init() {}
+
+    isolated deinit { object.detach() }
+
+    var count: Int { items.count }
+    subscript(position: Int) -> BrowserItem { items[position] }
+
+    /// The shown position of the item at `url`, if shown.
+    func position(of url: URL) -> Int? {
+        let key = url.path
+        return items.firstIndex { $0.key == key }
+    }
+
+    /// Only items whose name contains this are shown; empty shows all.
+    var filterText = "" {
+        didSet {
+            guard filterText != oldValue else { return }
+            replaceShown(with: filtered(allItems))
+        }
+    }
+
+    private func filtered(_ items: [BrowserItem]) -> [BrowserItem] {
+        filterText.isEmpty ? items : items.filter { $0.matches(filterText) }
+    }
+
+    // MARK: Changing the items
+
+    /// Replaces every item. Items that stay keep their objects in the views when the order of
+    /// those that stay is unchanged (the others are removed and inserted where they now are);
+    /// a new order resets the views.
+    func replace(with newItems: [BrowserItem]) {
+        allItems = newItems
+        replaceShown(with: filtered(newItems))
+    }
+
+    /// Applies a query's change set (relative to the items as last delivered).
+    func apply(_ changes: QueryChangeSet, showingFolder: Bool = false) {
+        guard !changes.isEmpty else { return }
+        let converted = ConvertedChanges(changes, showingFolder: showingFolder, old: allItems)
+        if filterText.isEmpty {
+            // Shown and all are the same list: tell the views each range.
+            applyPrecisely(converted)
+            allItems = items
+        } else {
+            var all = allItems
+            converted.apply(to: &all)
+            allItems = all
+            replaceShown(with: filtered(all))
+        }
+    }
+
+    /// Adds sorted items to sorted ones (a query's next batch), each insertion told.
+    func merge(_ batch: [BrowserItem], order: BrowserSort) {
+        var merged: [BrowserItem] = []
+        merged.reserveCapacity(allItems.count + batch.count)
+        let sortedBatch = batch.sorted(by: order.areInIncreasingOrder)
+        var left = 0, right = 0
+        while left < allItems.count && right < sortedBatch.count {
+            if order.areInIncreasingOrder(sortedBatch[right], allItems[left]) {
+                merged.append(sortedBatch[right]); right += 1
+            } else {
+                merged.append(allItems[left]); left += 1
+            }
+        }
+        merged += allItems[left...]
+        merged += sortedBatch[right...]
+        replace(with: merged)
+    }
+
+    // MARK: Telling the views
+
+    private func applyPrecisely(_ changes: ConvertedChanges) {
+        // Out first, highest index first, so the indices still to remove stay valid.
+        for run in Self.runs(changes.leaving.sorted(by: >)) {
+            items.removeSubrange(run.lowerBound..<run.upperBound)
+            object.itemsChanged(at: run.lowerBound, removed: run.count, added: 0)
+        }
+        // In by ascending new index: everything before each insertion is already in place.
+        let arriving = changes.arriving.sorted { $0.index < $1.index }
+        var start = 0
+        while start < arriving.count {
+            var end = start + 1
+            while end < arriving.count && arriving[end].index == arriving[end - 1].index + 1 { end += 1 }
+            let first = arriving[start].index
+            items.insert(contentsOf: arriving[start..<end].map(\.item), at: min(first, items.count))
+            object.itemsChanged(at: first, removed: 0, added: end - start)
+            start = end
+        }
+        let placed = Set(arriving.map(\.index))
+        let updates = changes.updated.filter { !placed.contains($0.index) && $0.index < items.count }
+        for update in updates { items[update.index] = update.item }
+        for run in Self.runs(updates.map(\.index).sorted()) {
+            object.itemsChanged(at: run.lowerBound, removed: run.count, added: run.count)
+        }
+    }
+
+    private func replaceShown(with newItems: [BrowserItem]) {
+        let old = items
+        let newKeys = Set(newItems.map(\.key))
+        let oldKeys = Set(old.map(\.key))
+        let stayingOld = old.lazy.filter { newKeys.contains($0.key) }.map(\.key)
+        let stayingNew = newItems.lazy.filter { oldKeys.contains($0.key) }.map(\.key)
+        guard !old.isEmpty, stayingOld.elementsEqual(stayingNew) else {
+            items = newItems
+            object.itemsChanged(at: 0, removed: old.count, added: newItems.count)
+            return
+        }
+        let leaving = old.indices.filter { !newKeys.contains(old[$0].key) }
+        let arriving = newItems.indices.filter { !oldKeys.contains(newItems[$0].key) }
+        applyPrecisely(ConvertedChanges(
+            leaving: leaving, arriving: arriving.map { (index: $0, item: newItems[$0]) },
+            updated: []))
+        // Items that stayed but changed (size, date…): replaced in place.
+        var changed: [Int] = []
+        for index in newItems.indices where items[index] != newItems[index] {
+            items[index] = newItems[index]
+            changed.append(index)
+        }
+        for run in Self.runs(changed) {
+            object.itemsChanged(at: run.lowerBound, removed: run.count, added: run.count)
+        }
+    }
+
+    /// Consecutive indices grouped into ranges (input ascending or descending).
+    static func runs(_ indices: [Int]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for index in indices {
+            if let last = result.last, index == last.upperBound {
+                result[result.count - 1] = last.lowerBound..<(index + 1)
+            } else if let last = result.last, index == last.lowerBound - 1 {
+                result[result.count - 1] = index..<last.upperBound
+            } else {
+                result.append(index..<(index + 1))
+            }
+        }
+        return result
+    }
+}
+
+/// A query's change set in the browser's items: what leaves (old indices), what arrives
+/// (new indices: insertions and the new places of moved items), and what is updated in place.
+struct ConvertedChanges {
+    var leaving: [Int]
+    var arriving: [(index: Int, item: BrowserItem)]
+    var updated: [(index: Int, item: BrowserItem)]
+
+    init(leaving: [Int], arriving: [(index: Int, item: BrowserItem)], updated: [(index: Int, item: BrowserItem)]) {
+        self.leaving = leaving
+        self.arriving = arriving
+        self.updated = updated
+    }
+
+    init(_ changes: QueryChangeSet, showingFolder: Bool, old: [BrowserItem]) {
+        var updatedAt: [Int: BrowserItem] = [:]
+        for entry in changes.updated { updatedAt[entry.index] = BrowserItem(entry.item, showingFolder: showingFolder) }
+        leaving = changes.removed + changes.moved.map(\.from)
+        arriving = changes.inserted.map { (index: $0.index, item: BrowserItem($0.item, showingFolder: showingFolder)) }
+        for move in changes.moved where move.from < old.count {
+            arriving.append((index: move.to, item: updatedAt[move.to] ?? old[move.from]))
+        }
+        updated = updatedAt.map { (index: $0.key, item: $0.value) }
+    }
+
+    /// The same changes applied to a plain array.
+    func apply(to items: inout [BrowserItem]) {
+        for index in leaving.sorted(by: >) where index < items.count { items.remove(at: index) }
+        for entry in arriving.sorted(by: { $0.index < $1.index }) { items.insert(entry.item, at: min(entry.index, items.count)) }
+        let placed = Set(arriving.map(\.index))
+        for entry in updated where !placed.contains(entry.index) && entry.index < items.count { items[entry.index] = entry.item }
+    }
+}

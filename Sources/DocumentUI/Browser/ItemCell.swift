@@ -1,0 +1,127 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// A grid cell: the item's picture (its type's icon until the thumbnail comes) over its name
+/// on at most two lines, ellipsized in the middle, and the folder for a search result.
+@MainActor
+final class GridCell {
+    let root: Widget
+    /// The picture: the source of the previewer's zoom.
+    let image: Widget
+    private let label: Widget
+    private let caption: Widget
+    private(set) var item: BrowserItem?
+    private var request: ThumbnailLoader.Request?
+    private var pixels = 96
+
+    init() {
+        image = gtk_image_new()!
+        gtk_widget_add_css_class(image, "icon-dropshadow")
+        label = gtk_label_new(nil)!
+        gtk_label_set_wrap(opaque(label), 1)
+        gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_lines(opaque(label), 2)
+        gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_label_set_justify(opaque(label), GTK_JUSTIFY_CENTER)
+        gtk_label_set_max_width_chars(opaque(label), 14)
+        caption = makeCellLabel(alignment: 0.5, classes: ["caption", "dim-label"])
+        gtk_label_set_ellipsize(opaque(caption), PANGO_ELLIPSIZE_START)
+        gtk_label_set_max_width_chars(opaque(caption), 14)
+        root = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, [image, label, caption])
+        gtk_widget_set_valign(image, GTK_ALIGN_END)
+        for part in [root, label, caption] { gtk_widget_set_halign(part, GTK_ALIGN_CENTER) }
+        gtk_widget_set_valign(root, GTK_ALIGN_START)
+        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            side(root, 6)
+        }
+    }
+
+    /// Shows `item` at an icon size of `pixels`, asking `loader` for its thumbnail.
+    func bind(_ item: BrowserItem, pixels: Int, loader: ThumbnailLoader) {
+        request?.cancel()
+        self.item = item
+        self.pixels = pixels
+        gtk_image_set_pixel_size(cast(image), Int32(pixels))
+        gtk_widget_set_size_request(image, Int32(pixels), Int32(pixels))
+        gtk_widget_set_size_request(root, Int32(max(pixels + 24, 112)), -1)
+        gtk_label_set_text(opaque(label), item.name)
+        let location = item.trashed.map { displayPath(($0.originalPath as NSString).deletingLastPathComponent) } ?? item.location
+        gtk_label_set_text(opaque(caption), location ?? "")
+        gtk_widget_set_visible(caption, location == nil ? 0 : 1)
+        gtk_widget_set_tooltip_text(root, location.map { item.name + "\n" + $0 } ?? item.name)
+        if let texture = loader.cached(item, pixels: pixels) {
+            gtk_image_set_from_paintable(cast(image), texture)
+            return
+        }
+        gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
+        let key = item.key
+        let scale = Int(gtk_widget_get_scale_factor(root))
+        request = loader.load(item, pixels: pixels, scale: max(scale, 1)) { [weak self] texture in
+            guard let self, self.item?.key == key else { return }
+            gtk_image_set_from_paintable(cast(self.image), texture)
+        }
+    }
+
+    /// Stops loading: the cell is about to show another item or none.
+    func unbind() {
+        request?.cancel()
+        request = nil
+        item = nil
+    }
+}
+
+/// The Name column's cell in the list: a small icon, the name, and the folder of a search
+/// result, recent or tagged file, or where a trashed item was.
+@MainActor
+final class NameCell {
+    let root: Widget
+    let image: Widget
+    private let label: Widget
+    private let caption: Widget
+
+    init() {
+        image = gtk_image_new()!
+        gtk_image_set_pixel_size(cast(image), 24)
+        label = makeCellLabel()
+        gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_MIDDLE)
+        caption = makeCellLabel(classes: ["caption", "dim-label"])
+        gtk_label_set_ellipsize(opaque(caption), PANGO_ELLIPSIZE_START)
+        let texts = makeBox(GTK_ORIENTATION_VERTICAL, [label, caption])
+        gtk_widget_set_valign(texts, GTK_ALIGN_CENTER)
+        gtk_widget_set_hexpand(texts, 1)
+        root = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 10, [image, texts])
+    }
+
+    func bind(_ item: BrowserItem) {
+        gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
+        gtk_label_set_text(opaque(label), item.name)
+        let location = item.trashed.map { displayPath(($0.originalPath as NSString).deletingLastPathComponent) } ?? item.location
+        gtk_label_set_text(opaque(caption), location ?? "")
+        gtk_widget_set_visible(caption, location == nil ? 0 : 1)
+    }
+}
+
+/// The texts of the list's other columns.
+enum ItemText {
+    static func size(_ item: BrowserItem) -> String {
+        item.isDirectory ? "—" : formattedSize(item.size)
+    }
+
+    static func kind(_ item: BrowserItem) -> String { KindName.of(item.isDirectory ? .folder : item.type) }
+
+    @MainActor
+    static func date(_ date: Date?) -> String {
+        guard let date else { return "—" }
+        return formatter.string(from: date)
+    }
+
+    @MainActor private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        formatter.doesRelativeDateFormatting = true
+        return formatter
+    }()
+}

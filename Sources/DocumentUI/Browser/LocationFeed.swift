@@ -1,0 +1,248 @@
+import DocumentCore
+import Foundation
+
+/// Fills a `BrowserListModel` with a location's items and keeps them current: a folder
+/// through a live `DirectoryQuery` (batches, then change sets); recents, a tag and the Trash
+/// listed off the main thread (the Trash again whenever its folder changes). A new location,
+/// order or hidden setting replaces the feed's work; late answers of old work are dropped.
+@MainActor
+final class LocationFeed {
+    /// Where a location's listing stands.
+    enum State: Equatable {
+        case loading
+        case loaded
+        case failed(DirectoryQueryError)
+    }
+
+    let model: BrowserListModel
+    private(set) var location: BrowserLocation?
+    private(set) var state = State.loading { didSet { if state != oldValue { stateDidChange?(state) } } }
+    private(set) var sort = BrowserSort()
+    private(set) var showsHidden = false
+    var stateDidChange: ((State) -> Void)?
+    /// Called after the items changed (whatever the cause).
+    var itemsDidChange: (() -> Void)?
+    /// Called for problems that do not end the listing (a change that could not be made…).
+    var warning: ((String) -> Void)?
+
+    private var query: DirectoryQuery?
+    private var trashWatch: DirectoryQuery?
+    private var tagIndex: TagIndex?
+    private var generation = 0
+    /// The folder's own items, in order (a search shows others besides them).
+    private(set) var folderItems: [BrowserItem] = []
+    /// Search results from subfolders, shown with the folder's items while a search runs.
+    private var extraItems: [BrowserItem] = []
+    private var isShowingExtras = false
+    private var firstBatch = true
+
+    /// The directories the Trash, recents and tags are read from (tests pass private ones).
+    let directories: UserDirectories
+    let trash: Trash
+
+    init(model: BrowserListModel, directories: UserDirectories = UserDirectories(), trash: Trash = Trash()) {
+        self.model = model
+        self.directories = directories
+        self.trash = trash
+    }
+
+    /// Shows `location` in `sort` order.
+    func show(_ location: BrowserLocation, sort: BrowserSort, showsHidden: Bool) {
+        self.location = location
+        self.sort = sort
+        self.showsHidden = showsHidden
+        reload()
+    }
+
+    /// Changes the order (a folder's query re-sorts; other locations are sorted here).
+    func setSort(_ sort: BrowserSort) {
+        guard sort != self.sort else { return }
+        self.sort = sort
+        if case .folder = location, let query {
+            query.setOptions(options(for: query.options))
+        } else {
+            setItems(folderItems.sorted(by: sort.areInIncreasingOrder))
+        }
+    }
+
+    func setShowsHidden(_ shows: Bool) {
+        guard shows != showsHidden else { return }
+        showsHidden = shows
+        if case .folder = location, let query {
+            query.setOptions(options(for: query.options))
+        } else {
+            reload()
+        }
+    }
+
+    /// Lists the location again from scratch.
+    func reload() {
+        stop()
+        generation += 1
+        firstBatch = true
+        folderItems = []
+        extraItems = []
+        state = .loading
+        model.replace(with: [])
+        guard let location else { return }
+        switch location {
+        case .folder(let url): startQuery(url)
+        case .recents: listRecents()
+        case .tag(let name): listTag(name)
+        case .trash: listTrash(watch: true)
+        }
+    }
+
+    func stop() {
+        query?.stop()
+        query = nil
+        trashWatch?.stop()
+        trashWatch = nil
+        tagIndex?.stop()
+        tagIndex = nil
+    }
+
+    // MARK: Search results
+
+    /// Shows `items` (from subfolders) with the folder's own; nil goes back to the folder alone.
+    func showExtras(_ items: [BrowserItem]?) {
+        isShowingExtras = items != nil
+        extraItems = (items ?? []).filter { $0.location != nil }
+        publish()
+    }
+
+    private func publish() {
+        if isShowingExtras {
+            model.replace(with: (folderItems + extraItems).sorted(by: sort.areInIncreasingOrder))
+        } else {
+            model.replace(with: folderItems)
+        }
+        itemsDidChange?()
+    }
+
+    private func setItems(_ items: [BrowserItem]) {
+        folderItems = items
+        publish()
+    }
+
+    // MARK: Folders
+
+    private func options(for base: QueryOptions = QueryOptions()) -> QueryOptions {
+        var options = sort.applied(to: base)
+        options.showsHidden = showsHidden
+        return options
+    }
+
+    private func startQuery(_ url: URL) {
+        let query = DirectoryQuery(folder: url, options: options())
+        self.query = query
+        let generation = generation
+        query.start(onMainActor: { [weak self] event in
+            guard let self, self.generation == generation else { return }
+            self.handle(event)
+        })
+    }
+
+    private func handle(_ event: QueryEvent) {
+        switch event {
+        case .batch(let items):
+            let converted = items.map { BrowserItem($0) }
+            if firstBatch {
+                firstBatch = false
+                setItems(converted)
+            } else if isShowingExtras {
+                setItems(Self.merge(folderItems, converted, sort))
+            } else {
+                model.merge(converted, order: sort)
+                folderItems = model.allItems
+                itemsDidChange?()
+            }
+        case .reload(let items, _):
+            setItems(items.map { BrowserItem($0) })
+            state = .loaded
+        case .changes(let changes):
+            if isShowingExtras || !model.filterText.isEmpty {
+                var items = folderItems
+                ConvertedChanges(changes, showingFolder: false, old: items).apply(to: &items)
+                setItems(items)
+            } else {
+                model.apply(changes)
+                folderItems = model.allItems
+                itemsDidChange?()
+            }
+        case .warning(let error):
+            warning?(error.description)
+        case .failed(let error):
+            setItems([])
+            state = .failed(error)
+        }
+    }
+
+    static func merge(_ lhs: [BrowserItem], _ rhs: [BrowserItem], _ sort: BrowserSort) -> [BrowserItem] {
+        (lhs + rhs).sorted(by: sort.areInIncreasingOrder)
+    }
+
+    // MARK: Recents, tags, Trash
+
+    /// Runs `work` off the main thread and hands its items to the model, unless the location
+    /// changed meanwhile.
+    private func list(_ work: @escaping @Sendable () -> [BrowserItem]) {
+        let generation = generation
+        let sort = sort
+        Task.detached {
+            let items = work().sorted(by: sort.areInIncreasingOrder)
+            await MainActor.run { [weak self] in
+                guard let self, self.generation == generation else { return }
+                self.setItems(items)
+                self.state = .loaded
+            }
+        }
+    }
+
+    private func listRecents() {
+        let directories = directories
+        let showsHidden = showsHidden
+        list {
+            let recents = (try? RecentDocuments(directories: directories).items()) ?? []
+            return recents.compactMap { recent -> BrowserItem? in
+                guard !recent.isMissing, let path = recent.path else { return nil }
+                let url = URL(fileURLWithPath: path)
+                let folder = displayPath(url.deletingLastPathComponent().path, home: directories.home.path)
+                guard let item = BrowserItem(reading: url, location: folder), showsHidden || !item.isHidden else { return nil }
+                return item
+            }
+        }
+    }
+
+    private func listTag(_ name: String) {
+        let index = TagIndex(folders: [directories.home], store: TagStore(directories: directories), includesHidden: showsHidden)
+        tagIndex = index
+        let generation = generation
+        let home = directories.home.path
+        index.start { [weak self] in
+            let items = index.files(taggedWith: name).compactMap { url in
+                BrowserItem(reading: url, location: displayPath(url.deletingLastPathComponent().path, home: home))
+            }
+            Task { @MainActor in
+                guard let self, self.generation == generation else { return }
+                self.setItems(items.sorted(by: self.sort.areInIncreasingOrder))
+                self.state = .loaded
+            }
+        }
+    }
+
+    private func listTrash(watch: Bool) {
+        let trash = trash
+        list { trash.contents().items.map { BrowserItem(trashed: $0) } }
+        guard watch else { return }
+        // The home Trash's info folder changes with every trashing, restoring and emptying.
+        try? FileManager.default.createDirectory(at: trash.home.infoURL, withIntermediateDirectories: true)
+        let watchQuery = DirectoryQuery(folder: trash.home.infoURL, options: QueryOptions(showsHidden: true))
+        trashWatch = watchQuery
+        let generation = generation
+        watchQuery.start(onMainActor: { [weak self] event in
+            guard let self, self.generation == generation, case .changes = event else { return }
+            self.listTrash(watch: false)
+        })
+    }
+}

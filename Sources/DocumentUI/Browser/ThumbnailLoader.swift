@@ -1,0 +1,114 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Thumbnails for the browser's cells: asked of the shared `ThumbnailGenerator` (and the
+/// freedesktop cache behind it) when a cell is bound, the latest bound first, cancelled when
+/// the cell is unbound; PNGs are decoded into textures on the generator's threads, never on
+/// the main thread. Recent textures are kept, so scrolling back shows them at once.
+@MainActor
+final class ThumbnailLoader {
+    /// One generator for every browser of the process: one pool of threads, one queue.
+    nonisolated static let generator = ThumbnailGenerator()
+
+    /// A request in flight for one cell.
+    final class Request {
+        fileprivate let handle: ThumbnailGenerator.Handle
+        fileprivate init(_ handle: ThumbnailGenerator.Handle) { self.handle = handle }
+        func cancel() { handle.cancel() }
+    }
+
+    private var textures: [String: ObjectReference] = [:]
+    private var textureOrder: [String] = []
+    private let capacity = 600
+    private var nextPriority = 0
+
+    init() {}
+
+    /// A texture already made for `item` at `pixels`, if kept.
+    func cached(_ item: BrowserItem, pixels: Int) -> OpaquePointer? {
+        textures[Self.key(item, pixels: pixels)].map { OpaquePointer($0.pointer) }
+    }
+
+    /// Asks for `item`'s thumbnail at `pixels` (logical) × `scale`; `deliver` gets a texture on
+    /// the main actor, a quick low-quality one first when there is one. Folders get none.
+    func load(_ item: BrowserItem, pixels: Int, scale: Int, deliver: @escaping @MainActor @Sendable (OpaquePointer) -> Void) -> Request? {
+        guard !item.isDirectory, item.trashed == nil else { return nil }
+        nextPriority += 1
+        let key = Self.key(item, pixels: pixels)
+        let request = ThumbnailGenerator.Request(url: item.url, size: pixels, scale: scale,
+                                                 representations: [.lowQuality, .thumbnail], priority: nextPriority)
+        let handle = Self.generator.generate(request) { [weak self] result in
+            // On a generator thread: decode here.
+            let texture: ObjectReference?
+            var isFinal = false
+            switch result {
+            case .success(.lowQuality(let data)): texture = Self.texture(from: data)
+            case .success(.thumbnail(let thumbnail)):
+                texture = Self.texture(atPath: thumbnail.url.path)
+                isFinal = true
+            default: texture = nil
+            }
+            guard let texture else { return }
+            let final = isFinal
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    if final { self?.keep(texture, for: key) }
+                    deliver(OpaquePointer(texture.pointer))
+                }
+            }
+        }
+        return Request(handle)
+    }
+
+    private func keep(_ texture: ObjectReference, for key: String) {
+        if textures.updateValue(texture, forKey: key) == nil { textureOrder.append(key) }
+        if textureOrder.count > capacity {
+            textures[textureOrder.removeFirst()] = nil
+        }
+    }
+
+    private static func key(_ item: BrowserItem, pixels: Int) -> String {
+        "\(item.url.path)|\(item.modified?.timeIntervalSince1970 ?? 0)|\(item.size)|\(pixels)"
+    }
+
+    /// gdk_texture_new_from_filename is safe on any thread (GTK ≥ 4.6).
+    nonisolated private static func texture(atPath path: String) -> ObjectReference? {
+        guard let texture = gdk_texture_new_from_filename(path, nil) else { return nil }
+        return ObjectReference(taking: UnsafeMutableRawPointer(texture))
+    }
+
+    nonisolated private static func texture(from data: Data) -> ObjectReference? {
+        let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard let texture = gdk_texture_new_from_bytes(bytes, nil) else { return nil }
+        return ObjectReference(taking: UnsafeMutableRawPointer(texture))
+    }
+}
+
+/// Themed icons for types, made once per type.
+@MainActor
+enum TypeIcons {
+    private static var icons: [String: ObjectReference] = [:]
+
+    /// The type's icon (a GIcon trying each of its names), or the folder icon.
+    static func icon(for item: BrowserItem, symbolic: Bool = false) -> OpaquePointer {
+        let type = item.isDirectory ? DocumentType.folder : item.type
+        let key = type.identifier + (symbolic ? "-symbolic" : "")
+        if let known = icons[key] { return OpaquePointer(known.pointer) }
+        let names = symbolic ? type.symbolicIconNames : type.iconNames
+        let icon: OpaquePointer = withArrayOfCStrings(names) { pointers in
+            g_themed_icon_new_from_names(pointers, Int32(names.count))
+        }
+        icons[key] = ObjectReference(taking: UnsafeMutableRawPointer(icon))
+        return icon
+    }
+}
+
+/// Calls `body` with a C array of C strings for `strings`.
+func withArrayOfCStrings<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}

@@ -1,0 +1,102 @@
+import CGLib
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// The Trash's action bar: "Restore" for the selection and "Empty Trash…" with a
+/// confirmation. The work runs off the main thread; the listing follows the Trash folder.
+@MainActor
+final class TrashActions {
+    let bar: Widget
+    private let restoreButton: Widget
+    private let emptyButton: Widget
+    private let trash: Trash
+    /// Reports what went wrong, for a toast.
+    var report: ((String) -> Void)?
+    /// Called when the Trash changed (the listing reloads).
+    var didChange: (() -> Void)?
+
+    init(trash: Trash) {
+        self.trash = trash
+        bar = gtk_action_bar_new()!
+        restoreButton = gtk_button_new_with_mnemonic(tr("_Restore"))
+        gtk_actionable_set_action_name(cast(restoreButton), "browser.restore")
+        setAccessibleName(restoreButton, tr("Restore"))
+        gtk_widget_set_tooltip_text(restoreButton, tr("Put the selected items back where they were"))
+        emptyButton = gtk_button_new_with_mnemonic(tr("_Empty Trash…"))
+        gtk_widget_add_css_class(emptyButton, "destructive-action")
+        gtk_actionable_set_action_name(cast(emptyButton), "browser.empty-trash")
+        setAccessibleName(emptyButton, tr("Empty Trash"))
+        gtk_action_bar_pack_start(cast(bar), restoreButton)
+        gtk_action_bar_pack_end(cast(bar), emptyButton)
+    }
+
+    /// Puts `items` back where they were.
+    func restore(_ items: [TrashedItem]) {
+        guard !items.isEmpty else { return }
+        let trash = trash
+        Task.detached {
+            var problems: [String] = []
+            for item in items {
+                do throws(TrashError) {
+                    let place = try trash.restore(item)
+                    DirectoryQuery.noteChange(at: place)
+                } catch {
+                    problems.append(error.description)
+                }
+            }
+            await MainActor.run { [weak self] in
+                problems.forEach { self?.report?($0) }
+                self?.didChange?()
+            }
+        }
+    }
+
+    /// Asks, then deletes everything in the Trash for good.
+    func confirmEmpty(parent: Widget) {
+        let root = gtk_widget_get_root(parent).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        let dialog = adw_message_dialog_new(root, tr("Empty Trash?"),
+                                            tr("All items in the Trash will be permanently deleted."))!
+        let message: UnsafeMutablePointer<AdwMessageDialog> = cast(dialog)
+        adw_message_dialog_add_response(message, "cancel", tr("_Cancel"))
+        adw_message_dialog_add_response(message, "empty", tr("_Empty Trash"))
+        adw_message_dialog_set_response_appearance(message, "empty", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(message, "cancel")
+        adw_message_dialog_set_close_response(message, "cancel")
+        connectResponse(raw(dialog)) { [weak self] response in
+            guard response == "empty" else { return }
+            self?.empty()
+        }
+        gtk_window_present(cast(dialog))
+    }
+
+    private func empty() {
+        let trash = trash
+        Task.detached {
+            var problem: String?
+            do throws(TrashError) { _ = try trash.empty() } catch { problem = error.description }
+            await MainActor.run { [weak self] in
+                if let problem { self?.report?(problem) }
+                self?.didChange?()
+            }
+        }
+    }
+}
+
+/// Connects AdwMessageDialog's `response` (the response's id).
+@MainActor
+func connectResponse(_ dialog: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (String) -> Void) {
+    final class Box {
+        let handler: @MainActor (String) -> Void
+        init(_ handler: @escaping @MainActor (String) -> Void) { self.handler = handler }
+    }
+    typealias Response = @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?) -> Void
+    let trampoline: Response = { _, response, data in
+        let text = response.map { String(cString: $0) } ?? ""
+        MainActor.assumeIsolated { Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().handler(text) }
+    }
+    dossier_g_signal_connect_data(dialog, "response", unsafeBitCast(trampoline, to: GCallback.self),
+                                  Unmanaged.passRetained(Box(handler)).toOpaque(),
+                                  { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(0))
+}
