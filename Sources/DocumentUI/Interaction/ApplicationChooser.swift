@@ -37,12 +37,10 @@ final class ApplicationChooser {
         adw_header_bar_set_show_end_title_buttons(OpaquePointer(header), 0)
         adw_header_bar_set_show_start_title_buttons(OpaquePointer(header), 0)
         adw_header_bar_set_title_widget(OpaquePointer(header), adw_window_title_new(tr("Open With"), documentName))
-        let cancel = gtk_button_new_with_mnemonic(tr("_Cancel"))!
-        setAccessibleName(cancel, tr("Cancel"))
+        let cancel = gtk_button_new_with_label(tr("Cancel"))!
         adw_header_bar_pack_start(OpaquePointer(header), cancel)
-        openButton = gtk_button_new_with_mnemonic(tr("_Open"))!
+        openButton = gtk_button_new_with_label(tr("Open"))!
         gtk_widget_add_css_class(openButton, "suggested-action")
-        setAccessibleName(openButton, tr("Open"))
         adw_header_bar_pack_end(OpaquePointer(header), openButton)
 
         search = gtk_search_entry_new()!
@@ -67,7 +65,7 @@ final class ApplicationChooser {
             adw_action_row_set_subtitle(cast(row), typeDescription)
             let toggle = gtk_switch_new()!
             gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
-            setAccessibleName(toggle, tr("Always use for this file type"))
+            // Named by the row it activates (a labelled-by relation), like the buttons by their labels.
             adw_action_row_add_suffix(cast(row), toggle)
             adw_action_row_set_activatable_widget(cast(row), toggle)
             let group = gtk_list_box_new()!

@@ -28,6 +28,8 @@ public final class DocumentInteractionController {
     public var customActions: [DocumentBrowserAction] = []
     /// Tags to offer in the Tags menu besides the documents' own (the host's tag list).
     public var knownTags: [String] = []
+    /// Called after the chooser made another app the default for the documents' type.
+    public var defaultApplicationDidChange: (() -> Void)?
 
     private var nameOverride: String?
     private var typeOverride: DocumentType?

@@ -79,7 +79,11 @@ extension DocumentInteractionController {
                         return error
                     }
                 }.value
-                if let failure { finish(.openWith, .failure(.application(failure))) }
+                if let failure {
+                    finish(.openWith, .failure(.application(failure)))
+                } else {
+                    defaultApplicationDidChange?()
+                }
             }
             await open(with: application).value
         }

@@ -39,7 +39,7 @@ final class PropertiesWindow {
          properties: DocumentProperties, showInFolder: @escaping () -> Void, changeApplication: @escaping () -> Void) {
         window = adw_preferences_window_new()!
         gtk_window_set_title(cast(window), tr("Properties of %s", name))
-        gtk_window_set_default_size(cast(window), 460, 620)
+        gtk_window_set_default_size(cast(window), 460, 700)
         gtk_window_set_modal(cast(window), 1)
         adw_preferences_window_set_search_enabled(cast(window), 0)
         if let parent { gtk_window_set_transient_for(cast(window), parent) }
@@ -83,9 +83,9 @@ final class PropertiesWindow {
         let more = adw_preferences_group_new()!
         Self.addRow(more, tr("Tags"), properties.tags.isEmpty ? tr("None") : properties.tags.joined(separator: ", "))
         let appRow = Self.addRow(more, tr("Opens With"), properties.defaultApplication?.name ?? tr("No application"))
-        let change = gtk_button_new_with_mnemonic(tr("_Change…"))!
+        let change = gtk_button_new_with_label(tr("Change…"))!
         gtk_widget_set_valign(change, GTK_ALIGN_CENTER)
-        setAccessibleName(change, tr("Change the application"))
+        gtk_widget_set_tooltip_text(change, tr("Choose the application that opens this type"))
         connectSignal(raw(change), "clicked") { () -> Void in changeApplication() }
         adw_action_row_add_suffix(cast(appRow), change)
         adw_preferences_page_add(cast(page), cast(more))
@@ -102,14 +102,14 @@ final class PropertiesWindow {
 
     func close() { gtk_window_close(cast(window)) }
 
-    /// A row with a title and the value as its subtitle, named for screen readers "Title: value".
+    /// A row with a title and the value as its subtitle (screen readers read the row by its
+    /// title, then the value).
     @discardableResult
     private static func addRow(_ group: Widget, _ title: String, _ value: String) -> Widget {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(cast(row), title)
         adw_action_row_set_subtitle(cast(row), value)
         adw_preferences_row_set_use_markup(cast(row), 0)
-        setAccessibleName(row, "\(title): \(value)")
         adw_preferences_group_add(cast(group), row)
         return row
     }

@@ -219,6 +219,11 @@ public final class PreviewController {
                 interactionDelegate.previewer = self
                 controller.delegate = interactionDelegate
             }
+            controller.defaultApplicationDidChange = { [weak self, weak controller] in
+                guard let self, let controller, self.interaction === controller,
+                      let page = self.pages[self.index] else { return }
+                self.updateOpenWith(for: page)
+            }
             interaction = controller
         }
         guard let interaction else { return }
