@@ -14,8 +14,13 @@ extension ApplicationRegistry {
     /// that takes one file at a time is started once per file; a D-Bus activatable app is
     /// activated over the session bus.
     ///
+    /// `environment` is added to the started app's environment (through the launch context's
+    /// `setenv`): an app started by its `Exec` line sees it; a D-Bus activatable app is
+    /// already running under the bus and does not.
+    ///
     /// Blocks for up to 300 ms to see whether the app fails at once: call it off the main thread.
-    public func open(_ locations: [String], with application: Application) throws(ApplicationError) {
+    public func open(_ locations: [String], with application: Application,
+                     environment: [String: String] = [:]) throws(ApplicationError) {
         let names = locations.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
         func failure(_ reason: String) -> ApplicationError {
             .launchFailed(application: application.name, files: names, reason: reason)
@@ -32,6 +37,9 @@ extension ApplicationRegistry {
         defer { g_list_free_full(list, g_free) }
         let context = g_app_launch_context_new()
         defer { unref(context) }
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
+            g_app_launch_context_setenv(context, name, value)
+        }
 
         let appInfo = application.info.appInfo
         guard let desktop = dossier_g_desktop_app_info(UnsafeMutableRawPointer(appInfo)),

@@ -45,10 +45,16 @@ public struct ApplicationRegistry: Sendable {
     /// The applications that can open every one of `types`, in the Open With order of the
     /// first type (for a selection of files of different kinds).
     public func applications(forAll types: [DocumentType]) -> [Application] {
-        guard let first = types.first else { return [] }
-        var result = applications(for: first)
-        for type in Set(types.dropFirst()) {
-            let ids = Set(applications(for: type).map(\.id))
+        var seen = Set<DocumentType>()
+        return Self.common(types.filter { seen.insert($0).inserted }.map(applications(for:)))
+    }
+
+    /// The applications found in every one of `lists`, in the order of the first list (the
+    /// Open With list for several files: only apps that can open all of them).
+    public static func common(_ lists: [[Application]]) -> [Application] {
+        guard var result = lists.first else { return [] }
+        for list in lists.dropFirst() {
+            let ids = Set(list.map(\.id))
             result.removeAll { !ids.contains($0.id) }
         }
         return result
@@ -64,6 +70,12 @@ public struct ApplicationRegistry: Sendable {
     public func application(id: String) -> Application? {
         let desktopID = id.hasSuffix(".desktop") ? id : id + ".desktop"
         guard let info = g_desktop_app_info_new(desktopID) else { return nil }
+        return Application(adopting: UnsafeMutableRawPointer(info))
+    }
+
+    /// The application described by the desktop entry at `path`, installed or not.
+    public func application(desktopFile path: String) -> Application? {
+        guard let info = g_desktop_app_info_new_from_filename(path) else { return nil }
         return Application(adopting: UnsafeMutableRawPointer(info))
     }
 

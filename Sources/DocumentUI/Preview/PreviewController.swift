@@ -27,7 +27,13 @@ public final class PreviewController {
     /// The kept pages' files, oldest first (a dictionary has no order).
     private var recentOrder: [URL] = []
     private var index = 0
-    private let registry = ApplicationRegistry()
+    /// The current item's interaction controller: the Open With button, the options menu
+    /// (right-click on the item), Enter, Copy and the window menu all go through it.
+    private var interaction: DocumentInteractionController?
+    private let interactionDelegate = PreviewInteractionDelegate()
+    /// Gives the interaction controller for an item (the one that presented the previewer, for
+    /// its own document); nil: the previewer makes one.
+    var interactionProvider: ((PreviewItem) -> DocumentInteractionController?)?
 
     public init() {}
 
@@ -197,48 +203,51 @@ public final class PreviewController {
         pages[position] = page
         gtk_stack_add_named(cast(window!.stack), page.view, "item-\(position)-\(UUID().uuidString)")
         page.linkHandler = { [weak self] url, item in self?.openLink(url, in: item) }
-        page.stateDidChange = { [weak self, weak page] _ in
-            guard let self, let page, self.pages[self.index] === page else { return }
-            self.updateOpenWith(for: page)
-        }
         page.start()
         return page
     }
 
-    /// Fills the Open With button for the page's type. Finding the apps reads every desktop
-    /// entry the first time, so it happens off the main thread; a late answer for a page no
-    /// longer shown is dropped.
+    /// Fills the Open With button from the item's interaction controller. Finding the apps
+    /// reads every desktop entry the first time, so it happens off the main thread; a late
+    /// answer for an item no longer shown is dropped.
     private func updateOpenWith(for page: PreviewPage) {
         guard let window else { return }
-        guard let type = page.type else {
-            window.setApplications([], default: nil)
-            return
+        let item = page.item
+        if interaction?.urls != [item.url] {
+            let controller = interactionProvider?(item) ?? DocumentInteractionController(url: item.url)
+            if controller.delegate == nil {
+                interactionDelegate.previewer = self
+                controller.delegate = interactionDelegate
+            }
+            controller.defaultApplicationDidChange = { [weak self, weak controller] in
+                guard let self, let controller, self.interaction === controller,
+                      let page = self.pages[self.index] else { return }
+                self.updateOpenWith(for: page)
+            }
+            interaction = controller
         }
-        let registry = registry
-        Task { @MainActor [weak self, weak page] in
-            let (apps, defaultApp) = await Task.detached {
-                (registry.applications(for: type), registry.defaultApplication(for: type))
-            }.value
-            guard let self, let page, self.pages[self.index] === page else { return }
-            self.window?.setApplications(apps, default: defaultApp)
+        guard let interaction else { return }
+        interaction.installActions(on: window.window)
+        window.setOpenWith(menu: nil, default: nil)
+        interaction.loadOpenWithMenu { [weak self, weak interaction] menu, defaultApp in
+            defer { g_object_unref(raw(menu)) }
+            guard let self, let interaction, self.interaction === interaction else { return }
+            interaction.setAction("open", enabled: defaultApp != nil)
+            self.window?.setOpenWith(menu: menu, default: defaultApp)
         }
+    }
+
+    /// Shows the current item's options menu where the item was right-clicked.
+    private func presentOptions(at point: (x: Double, y: Double)) {
+        guard let window, let interaction else { return }
+        interaction.presentOptionsMenu(from: window.stack, at: point)
     }
 
     // MARK: The window and its actions
 
     private func makeWindow(application: UnsafeMutablePointer<GtkApplication>?) -> PreviewWindow {
         let window = PreviewWindow(application: application)
-        window.addAction("open") { [weak self] _ in self?.openCurrent(with: nil) }
-        window.addAction("open-with", withTarget: true) { [weak self] id in self?.openCurrent(with: id) }
-        window.addAction("copy") { [weak self] _ in self?.copy() }
-        window.addAction("copy-path") { [weak self] _ in
-            guard let self, let item = self.currentItem, let window = self.window else { return }
-            gdk_clipboard_set_text(gtk_widget_get_clipboard(window.window), item.url.path)
-        }
-        window.addAction("show-in-folder") { [weak self] _ in
-            guard let item = self?.currentItem else { return }
-            FolderView.show(item.url)
-        }
+        onSecondaryClick(window.stack) { [weak self] x, y in self?.presentOptions(at: (x, y)) }
         connectSignal(raw(window.window), "close-request", returning: { [weak self] in
             self?.dismiss()
             return true  // hidden, not destroyed: the next present is instant
@@ -259,6 +268,12 @@ public final class PreviewController {
     }
 
     private func handleKey(_ key: UInt32, state: UInt32) -> Bool {
+        // A menu (Open With, options) is part of the window's widget tree: its keys reach this
+        // capture-phase handler first, and must move through the menu, not between items.
+        if let window, let focus = gtk_root_get_focus(OpaquePointer(window.window)),
+           gtk_widget_get_ancestor(focus, gtk_popover_get_type()) != nil {
+            return false
+        }
         let control = state & GDK_CONTROL_MASK.rawValue != 0
         switch Int32(key) {
         case GDK_KEY_space, GDK_KEY_Escape:
@@ -271,7 +286,7 @@ public final class PreviewController {
         case GDK_KEY_Up: move(GTK_DIR_UP, by: -1)
         case GDK_KEY_Right: move(GTK_DIR_RIGHT, by: 1)
         case GDK_KEY_Down: move(GTK_DIR_DOWN, by: 1)
-        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_o: openCurrent(with: nil)
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_o: interaction?.perform(.open)
         case GDK_KEY_f, GDK_KEY_F11: window?.toggleFullscreen()
         case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: pages[index]?.renderer?.zoom(.zoomIn)
         case GDK_KEY_minus, GDK_KEY_KP_Subtract: pages[index]?.renderer?.zoom(.zoomOut)
@@ -294,12 +309,10 @@ public final class PreviewController {
         delegate?.previewController(self, didMoveTo: index)
     }
 
+    /// Ctrl+C: the renderer's selection (text, say), else the file itself.
     private func copy() {
-        guard let window, let item = currentItem else { return }
         if pages[index]?.renderer?.copy() == true { return }
-        let file = g_file_new_for_path(item.url.path)
-        dossier_clipboard_set_file(gtk_widget_get_clipboard(window.window), file)
-        g_object_unref(raw(file!))
+        interaction?.perform(.copy)
     }
 
     /// A link activated in an item: the delegate may take it; otherwise the default
@@ -309,46 +322,22 @@ public final class PreviewController {
         let uri = url.absoluteString
         Task.detached { g_app_info_launch_default_for_uri(uri, nil, nil) }
     }
-
-    private func openCurrent(with applicationID: String?) {
-        guard let item = currentItem else { return }
-        let registry = registry
-        let type = pages[index]?.type
-        Task.detached {
-            let app = applicationID.flatMap(registry.application(id:)) ?? type.flatMap(registry.defaultApplication(for:))
-            guard let app else { return }
-            try? registry.open([item.url.path], with: app)
-        }
-    }
 }
 
-/// Shows a file in the file manager (org.freedesktop.FileManager1), or opens its folder.
-enum FolderView {
-    static func show(_ url: URL) {
-        let uri = url.absoluteString
-        Task.detached {
-            let folder = url.deletingLastPathComponent().path
-            let shown = showItems(uri)
-            if !shown, let app = ApplicationRegistry().defaultApplication(for: .folder) {
-                try? ApplicationRegistry().open([folder], with: app)
-            }
-        }
+/// What the previewer's own interaction controllers ask: the previewer's window is their
+/// parent; Preview, Rename, Duplicate, Move to Trash and Print are not offered inside it.
+@MainActor
+final class PreviewInteractionDelegate: DocumentInteractionDelegate {
+    weak var previewer: PreviewController?
+
+    func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>? {
+        previewer?.windowWidget.map { window($0) }
     }
 
-    nonisolated static func showItems(_ uri: String) -> Bool {
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return false }
-        defer { g_object_unref(raw(bus)) }
-        let builder = g_variant_builder_new(g_variant_type_new("as"))
-        g_variant_builder_add_value(builder, g_variant_new_string(uri))
-        let uris = g_variant_builder_end(builder)
-        g_variant_builder_unref(builder)
-        var children: [OpaquePointer?] = [uris, g_variant_new_string("")]
-        let parameters = g_variant_new_tuple(&children, 2)
-        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
-                                                "org.freedesktop.FileManager1", "ShowItems", parameters, nil,
-                                                G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
-        guard let reply else { return false }
-        g_variant_unref(reply)
-        return true
+    func documentInteractionController(_ controller: DocumentInteractionController, canPerform action: DocumentAction) -> Bool {
+        switch action {
+        case .preview, .rename, .duplicate, .moveToTrash, .print: false
+        default: controller.canPerformByDefault(action)
+        }
     }
 }

@@ -4,15 +4,15 @@ import Foundation
 import GObjectSupport
 
 /// The previewer's window: a libadwaita window with the item's title and "3 of 12" in the
-/// header, an Open With button (a split button: the default app, and a menu of the others),
-/// a menu with Copy, Copy Path and Show in Folder, and the items in a cross-fading stack.
+/// header, an Open With button (a split button: the default app, and the Open With menu of the
+/// item's `DocumentInteractionController`), a menu with Copy, Copy Path, Show in Folder and
+/// Properties (the controller's `doc.` actions), and the items in a cross-fading stack.
 @MainActor
 final class PreviewWindow {
     let window: Widget
     let title: OpaquePointer
     let stack: Widget
     let openButton: OpaquePointer
-    let actions: UnsafeMutablePointer<GSimpleActionGroup>
     let zoomLayer: Widget
     let zoom: ZoomTransition
     private(set) var isFullscreen = false
@@ -28,15 +28,16 @@ final class PreviewWindow {
 
         openButton = OpaquePointer(adw_split_button_new())
         adw_split_button_set_label(openButton, tr("Open"))
-        gtk_actionable_set_action_name(cast(widget(openButton)), "preview.open")
+        gtk_actionable_set_action_name(cast(widget(openButton)), "doc.open")
         setAccessibleName(widget(openButton), tr("Open in the default application"))
         adw_split_button_set_dropdown_tooltip(openButton, tr("Open with another application"))
         adw_header_bar_pack_end(OpaquePointer(header), widget(openButton))
 
         let menu = g_menu_new()
-        g_menu_append(menu, tr("Copy"), "preview.copy")
-        g_menu_append(menu, tr("Copy Path"), "preview.copy-path")
-        g_menu_append(menu, tr("Show in Folder"), "preview.show-in-folder")
+        g_menu_append(menu, tr("Copy"), "doc.copy")
+        g_menu_append(menu, tr("Copy Path"), "doc.copy-path")
+        g_menu_append(menu, tr("Show in Folder"), "doc.show-in-folder")
+        g_menu_append(menu, tr("Properties"), "doc.properties")
         let menuButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(menuButton), "open-menu-symbolic")
         gtk_menu_button_set_menu_model(cast(menuButton), cast(menu))
@@ -61,44 +62,15 @@ final class PreviewWindow {
             adw_window_set_content(cast(window), overlay)
         }
         zoom = ZoomTransition(layer: zoomLayer, content: stack, window: window)
-
-        actions = g_simple_action_group_new()
-        gtk_widget_insert_action_group(window, "preview", cast(actions))
     }
 
-    /// Adds an action `preview.NAME` (with a string parameter when `withTarget`).
-    func addAction(_ name: String, withTarget: Bool = false, _ handler: @escaping (String?) -> Void) {
-        let type = withTarget ? g_variant_type_new("s") : nil
-        let action = g_simple_action_new(name, type)!
-        if let type { g_variant_type_free(type) }
-        connectSignal(raw(action), "activate") { parameter in
-            let target = parameter.flatMap { borrowString(g_variant_get_string(OpaquePointer($0), nil)) }
-            handler(target)
-        }
-        g_action_map_add_action(cast(actions), action)
-        g_object_unref(raw(action))
-    }
-
-    func setActionEnabled(_ name: String, _ enabled: Bool) {
-        guard let action = g_action_map_lookup_action(cast(actions), name) else { return }
-        g_simple_action_set_enabled(action, enabled ? 1 : 0)
-    }
-
-    /// Fills the Open With button: "Open With <default>" and a menu of every app for the type.
-    func setApplications(_ applications: [Application], default defaultApp: Application?) {
+    /// Fills the Open With button: "Open With <default>", and the Open With menu (the item's
+    /// interaction controller's model, over its `doc.` actions).
+    func setOpenWith(menu: OpaquePointer?, default defaultApp: Application?) {
         let label = defaultApp.map { tr("Open With %s", $0.name) } ?? tr("Open With…")
         adw_split_button_set_label(openButton, label)
         setAccessibleName(widget(openButton), label)
-        let menu = g_menu_new()
-        for app in applications {
-            let item = g_menu_item_new(app.name, nil)
-            g_menu_item_set_action_and_target_value(item, "preview.open-with", dossier_variant_string(app.id))
-            g_menu_append_item(menu, item)
-            g_object_unref(raw(item!))
-        }
-        adw_split_button_set_menu_model(openButton, cast(menu))
-        g_object_unref(raw(menu!))
-        setActionEnabled("open", defaultApp != nil)
+        adw_split_button_set_menu_model(openButton, menu.map { cast($0) })
     }
 
     func toggleFullscreen() {

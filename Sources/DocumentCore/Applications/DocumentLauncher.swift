@@ -1,0 +1,131 @@
+import Foundation
+
+/// Opens documents in place in their applications and records them in Recents: the one
+/// path that `dossier open`, `DocumentInteractionController` and the browser share.
+///
+/// Every method reads files and desktop entries and may wait up to 300 ms for a started app
+/// (see `ApplicationRegistry.open`): call them off the main thread.
+public struct DocumentLauncher: Sendable {
+    /// The environment variable that carries an annotation to the opened app (the
+    /// `annotation` of UIDocumentInteractionController). It is set with GAppLaunchContext's
+    /// `setenv`, so an app started by its `Exec` line finds it in its environment; a D-Bus
+    /// activatable app does not get it.
+    public static let annotationVariable = "DOSSIER_ANNOTATION"
+
+    /// One application and the items it is handed together.
+    public struct Launch: Sendable {
+        public let application: Application
+        public let items: [ItemInfo]
+
+        public init(application: Application, items: [ItemInfo]) {
+            self.application = application
+            self.items = items
+        }
+    }
+
+    /// What opening some locations comes to: the launches to make, and what cannot be opened.
+    public struct Plan: Sendable {
+        public var launches: [Launch] = []
+        public var problems: [LaunchProblem] = []
+    }
+
+    /// What opening some locations did.
+    public struct Outcome: Sendable {
+        /// The launches that started.
+        public var launched: [Launch] = []
+        /// Items that could not be inspected, had no app, or whose app failed to start.
+        public var problems: [LaunchProblem] = []
+        /// Recording the opened items in Recents failed (the opening itself did not).
+        public var recentsProblem: RecentsError?
+    }
+
+    public let registry: ApplicationRegistry
+    /// Where opened items are recorded; nil records nothing.
+    public let recents: RecentDocuments?
+
+    public init(registry: ApplicationRegistry = ApplicationRegistry(), recents: RecentDocuments? = RecentDocuments()) {
+        self.registry = registry
+        self.recents = recents
+    }
+
+    /// Groups `locations` (paths or URIs) by the app that opens them: each one's default app,
+    /// or `application` for all of them. Items sharing an app are handed to it together, in
+    /// the order they were named.
+    public func plan(_ locations: [String], with application: Application? = nil) -> Plan {
+        var plan = Plan()
+        var items: [ItemInfo] = []
+        for location in locations {
+            do {
+                items.append(try ItemInfo.inspect(location))
+            } catch {
+                plan.problems.append(.item(error))
+            }
+        }
+        if let application {
+            if !items.isEmpty { plan.launches = [Launch(application: application, items: items)] }
+            return plan
+        }
+        for item in items {
+            guard let app = registry.defaultApplication(for: item.type) else {
+                plan.problems.append(.application(.noApplication(files: item.displayName, type: item.type.identifier)))
+                continue
+            }
+            if let index = plan.launches.firstIndex(where: { $0.application.id == app.id }) {
+                plan.launches[index] = Launch(application: app, items: plan.launches[index].items + [item])
+            } else {
+                plan.launches.append(Launch(application: app, items: [item]))
+            }
+        }
+        return plan
+    }
+
+    /// Starts one launch with the items' own URIs, the annotation in `DOSSIER_ANNOTATION`.
+    public func perform(_ launch: Launch, annotation: String? = nil) throws(ApplicationError) {
+        let environment = annotation.map { [Self.annotationVariable: $0] } ?? [:]
+        try registry.open(launch.items.map(\.uri), with: launch.application, environment: environment)
+    }
+
+    /// Records opened items in Recents.
+    public func recordOpened(_ items: [ItemInfo]) throws(RecentsError) {
+        guard let recents, !items.isEmpty else { return }
+        let urls = items.compactMap { item in item.path.map { URL(fileURLWithPath: $0) } ?? URL(string: item.uri) }
+        try recents.record(urls, as: .opened)
+    }
+
+    /// Plans, performs every launch, and records what opened in Recents.
+    public func open(_ locations: [String], with application: Application? = nil, annotation: String? = nil) -> Outcome {
+        let plan = plan(locations, with: application)
+        var outcome = Outcome(problems: plan.problems)
+        for launch in plan.launches {
+            do {
+                try perform(launch, annotation: annotation)
+                outcome.launched.append(launch)
+            } catch {
+                outcome.problems.append(.application(error))
+            }
+        }
+        do {
+            try recordOpened(outcome.launched.flatMap(\.items))
+        } catch {
+            outcome.recentsProblem = error
+        }
+        return outcome
+    }
+}
+
+/// Why an item was not opened.
+public enum LaunchProblem: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The item could not be looked at (missing, no permission…).
+    case item(ItemError)
+    /// No app for it, an unknown app, or the app failed to start.
+    case application(ApplicationError)
+
+    public var description: String {
+        switch self {
+        case .item(let error): error.description
+        case .application(let error): error.description
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

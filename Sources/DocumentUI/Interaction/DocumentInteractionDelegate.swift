@@ -1,0 +1,95 @@
+import CGtk
+import DocumentCore
+import Foundation
+
+/// Which of the controller's menus.
+public enum DocumentMenu: Sendable, Hashable {
+    /// Open, Open With ▸, Preview, Rename… and the app's custom actions.
+    case options
+    /// The applications that open the documents, and "Other Application…".
+    case openWith
+}
+
+/// What a `DocumentInteractionController` tells its owner, and asks it. Every method has a
+/// default: implement only what the host cares about.
+@MainActor
+public protocol DocumentInteractionDelegate: AnyObject {
+    /// The window the previewer, the chooser and the properties stay above.
+    func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>?
+    /// The widget showing the document (a thumbnail), for the preview's zoom transition.
+    func sourceWidget(for controller: DocumentInteractionController) -> Widget?
+    /// The part of `sourceWidget` the zoom starts from, in its coordinates; nil: all of it.
+    func sourceRectangle(for controller: DocumentInteractionController) -> GdkRectangle?
+
+    func documentInteractionControllerWillBeginPreview(_ controller: DocumentInteractionController)
+    func documentInteractionControllerDidBeginPreview(_ controller: DocumentInteractionController)
+    func documentInteractionControllerWillEndPreview(_ controller: DocumentInteractionController)
+    func documentInteractionControllerDidEndPreview(_ controller: DocumentInteractionController)
+
+    func documentInteractionController(_ controller: DocumentInteractionController, willPresent menu: DocumentMenu)
+    func documentInteractionController(_ controller: DocumentInteractionController, didDismiss menu: DocumentMenu)
+
+    /// The documents are about to be handed to `application`.
+    func documentInteractionController(_ controller: DocumentInteractionController, willBeginSendingTo application: Application)
+    /// `application` was started (or failed to start: `error`).
+    func documentInteractionController(_ controller: DocumentInteractionController, didEndSendingTo application: Application,
+                                       error: ApplicationError?)
+
+    /// Whether the options menu offers `action`. By default the controller's own actions are
+    /// offered, and Rename, Print and custom actions without a handler are not.
+    func documentInteractionController(_ controller: DocumentInteractionController, canPerform action: DocumentAction) -> Bool
+    /// Performs `action`; return false to let the controller do its own (Copy, say).
+    func documentInteractionController(_ controller: DocumentInteractionController, perform action: DocumentAction) -> Bool
+
+    /// An action the controller performed finished: the file operations' results (for undo),
+    /// or what went wrong. By default a failure is shown in a message dialog.
+    func documentInteractionController(_ controller: DocumentInteractionController, didPerform action: DocumentAction,
+                                       result: Result<[FileOperationResult], InteractionError>)
+}
+
+extension DocumentInteractionDelegate {
+    public func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>? { nil }
+    public func sourceWidget(for controller: DocumentInteractionController) -> Widget? { nil }
+    public func sourceRectangle(for controller: DocumentInteractionController) -> GdkRectangle? { nil }
+    public func documentInteractionControllerWillBeginPreview(_ controller: DocumentInteractionController) {}
+    public func documentInteractionControllerDidBeginPreview(_ controller: DocumentInteractionController) {}
+    public func documentInteractionControllerWillEndPreview(_ controller: DocumentInteractionController) {}
+    public func documentInteractionControllerDidEndPreview(_ controller: DocumentInteractionController) {}
+    public func documentInteractionController(_ controller: DocumentInteractionController, willPresent menu: DocumentMenu) {}
+    public func documentInteractionController(_ controller: DocumentInteractionController, didDismiss menu: DocumentMenu) {}
+    public func documentInteractionController(_ controller: DocumentInteractionController,
+                                              willBeginSendingTo application: Application) {}
+    public func documentInteractionController(_ controller: DocumentInteractionController, didEndSendingTo application: Application,
+                                              error: ApplicationError?) {}
+    public func documentInteractionController(_ controller: DocumentInteractionController, canPerform action: DocumentAction) -> Bool {
+        controller.canPerformByDefault(action)
+    }
+    public func documentInteractionController(_ controller: DocumentInteractionController, perform action: DocumentAction) -> Bool {
+        false
+    }
+    public func documentInteractionController(_ controller: DocumentInteractionController, didPerform action: DocumentAction,
+                                              result: Result<[FileOperationResult], InteractionError>) {
+        if case .failure(let error) = result { controller.presentError(error) }
+    }
+}
+
+/// Why an action on documents did not complete.
+public enum InteractionError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    case launch(LaunchProblem)
+    case fileOperation(FileOperationError)
+    case tags(TagError)
+    case favorites(FavoritesError)
+    case application(ApplicationError)
+
+    public var description: String {
+        switch self {
+        case .launch(let error): error.description
+        case .fileOperation(let error): error.description
+        case .tags(let error): error.description
+        case .favorites(let error): error.description
+        case .application(let error): error.description
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

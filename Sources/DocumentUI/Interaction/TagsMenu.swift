@@ -1,0 +1,83 @@
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// The Tags ▸ submenu: a check item per tag (checked when every document has it) and
+/// "New Tag…", written through `TagStore` (`user.xdg.tags`, as KDE's Dolphin writes them).
+extension DocumentInteractionController {
+    func makeTagsMenu(_ data: MenuData) -> OpaquePointer {
+        guard let actions else { return g_menu_new() }
+        for index in 0..<tagActionCount { g_action_map_remove_action(cast(actions), "tag-\(index)") }
+        tagActionCount = data.offeredTags.count
+        let menu = g_menu_new()!
+        let checks = g_menu_new()!
+        for (index, tag) in data.offeredTags.enumerated() {
+            let checked = !data.tags.isEmpty && data.tags.allSatisfy { $0.contains(tag) }
+            let action = g_simple_action_new_stateful("tag-\(index)", nil, g_variant_new_boolean(checked ? 1 : 0))!
+            connectSignal(raw(action), "change-state") { [weak self] value in
+                guard let value else { return }
+                let on = g_variant_get_boolean(OpaquePointer(value)) != 0
+                g_simple_action_set_state(action, OpaquePointer(value))
+                self?.setTag(tag, on: on)
+            }
+            g_action_map_add_action(cast(actions), action)
+            g_object_unref(raw(action))
+            g_menu_append(checks, tag, "doc.tag-\(index)")
+        }
+        g_menu_append_section(menu, nil, cast(checks))
+        g_object_unref(raw(checks))
+        let new = g_menu_new()!
+        g_menu_append(new, tr("New Tag…"), "doc.new-tag")
+        g_menu_append_section(menu, nil, cast(new))
+        g_object_unref(raw(new))
+        return menu
+    }
+
+    /// Adds `tag` to every document, or removes it from every one, off the main thread.
+    public func setTag(_ tag: String, on: Bool) {
+        let urls = urls.filter(\.isFileURL)
+        Task { @MainActor in
+            let failure = await Task.detached { () -> TagError? in
+                let store = TagStore()
+                do throws(TagError) {
+                    for url in urls {
+                        if on { try store.add([tag], to: url) } else { try store.remove([tag], from: url) }
+                    }
+                    return nil
+                } catch {
+                    return error
+                }
+            }.value
+            finish(.tags, failure.map { .failure(.tags($0)) } ?? .success([]))
+        }
+    }
+
+    /// Asks for a tag's name and adds it to the documents.
+    func presentNewTagDialog() {
+        let dialog = adw_message_dialog_new(hostWindow(), tr("New Tag"), tr("Add a tag to %s.", name))!
+        let entry = gtk_entry_new()!
+        gtk_entry_set_activates_default(cast(entry), 1)
+        gtk_entry_set_placeholder_text(cast(entry), tr("Tag name"))
+        setAccessibleName(entry, tr("Tag name"))
+        adw_message_dialog_set_extra_child(cast(dialog), entry)
+        adw_message_dialog_add_response(cast(dialog), "cancel", tr("Cancel"))
+        adw_message_dialog_add_response(cast(dialog), "add", tr("Add"))
+        adw_message_dialog_set_response_appearance(cast(dialog), "add", ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_default_response(cast(dialog), "add")
+        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        setAccessibleName(dialog, tr("New Tag"))
+        keptAlive["new-tag"] = self
+        connectSignal(raw(dialog), "response") { [weak self] response in
+            guard let self else { return }
+            self.keptAlive["new-tag"] = nil
+            let answer = response.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
+            let text = borrowString(gtk_editable_get_text(cast(entry))) ?? ""
+            guard answer == "add", let tag = TagList.normalize([text]).first else { return }
+            self.knownTags.append(tag)
+            self.setTag(tag, on: true)
+        }
+        gtk_window_present(cast(dialog))
+        gtk_widget_grab_focus(entry)
+    }
+}
