@@ -81,7 +81,10 @@ public final class DocumentBrowser {
         toasts = OpaquePointer(adw_toast_overlay_new())
         adw_toast_overlay_set_child(toasts, content)
         widget = DocumentUI.widget(toasts)
+        // The header's controls live outside `widget` (in the window's header bar): they get
+        // the group too, so their buttons and menus find the actions.
         gtk_widget_insert_action_group(widget, "browser", cast(actions.group))
+        gtk_widget_insert_action_group(controls.widget, "browser", cast(actions.group))
         setAccessibleName(widget, tr("Browser"))
 
         wire()
@@ -94,8 +97,9 @@ public final class DocumentBrowser {
     }
 
     isolated deinit {
+        // The widgets may be gone with their window: only the background work is stopped.
         feed.stop()
-        search.cancel()
+        search.stopWork()
         g_object_unref(raw(selection))
     }
 
