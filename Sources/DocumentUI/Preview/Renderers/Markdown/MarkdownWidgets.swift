@@ -89,7 +89,9 @@ struct MarkdownWidgets {
         guard let source = image.source, let pixbuf = document.images[source],
               let texture = gdk_texture_new_for_pixbuf(pixbuf.pointer) else {
             // Remote images are not fetched (a preview makes no network requests).
-            let markup = "<i>\(escapeMarkup(tr("Image: %s", image.alternative)))</i>"
+            // Outside the interpolation, so that xgettext finds the message.
+            let caption = tr("Image: %s", image.alternative)
+            let markup = "<i>" + escapeMarkup(caption) + "</i>"
             let label = textLabel(markup)
             gtk_widget_add_css_class(label, "dim-label")
             return label
