@@ -157,6 +157,8 @@ final class BrowserActionsUITests: XCTestCase {
         DesktopSession.run(["/usr/bin/xdotool", "windowmove", second, "650", "0"])
         Thread.sleep(forTimeInterval: 0.5)
 
+        // Without a window manager the window shown last keeps the keyboard: give it back.
+        DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", first])
         try clickItem("plan.txt")
         DesktopSession.key("ctrl+c")
         let copied = DesktopSession.run(["/usr/bin/xclip", "-selection", "clipboard", "-t", "x-special/gnome-copied-files", "-o"])
@@ -164,6 +166,7 @@ final class BrowserActionsUITests: XCTestCase {
                        "the clipboard holds the file as Files writes it")
 
         // The second window: click beside its items (list view) and paste.
+        DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", second])
         DesktopSession.click(x: 650 + 400, y: 600)
         DesktopSession.key("ctrl+2")
         DesktopSession.key("ctrl+v")

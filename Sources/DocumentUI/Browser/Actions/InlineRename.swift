@@ -92,6 +92,8 @@ final class InlineRename {
     func show(problem text: String?) {
         gtk_label_set_text(opaque(message), text ?? "")
         gtk_widget_set_visible(message, text == nil ? 0 : 1)
+        // The views do not place popovers on their own allocation: size it to the message now.
+        if gtk_widget_get_visible(popover) != 0 { gtk_popover_present(cast(popover)) }
     }
 
     private var text: String { borrowString(gtk_editable_get_text(cast(entry))) ?? "" }
