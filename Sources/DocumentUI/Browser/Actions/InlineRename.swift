@@ -41,7 +41,8 @@ final class InlineRename {
         gtk_label_set_wrap(opaque(message), 1)
         gtk_label_set_xalign(opaque(message), 0)
         gtk_label_set_max_width_chars(opaque(message), 36)
-        gtk_widget_set_visible(message, 0)
+        // Always in the layout (an empty line when all is well): the popover cannot shrink
+        // again on a list, which never re-places it, so it keeps one size.
         let row = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [entry, button])
         let content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 8, [title, row, message])
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
@@ -91,7 +92,6 @@ final class InlineRename {
     /// Shows why the name cannot be used (the Rename button is off meanwhile), or nothing.
     func show(problem text: String?) {
         gtk_label_set_text(opaque(message), text ?? "")
-        gtk_widget_set_visible(message, text == nil ? 0 : 1)
         // The views do not place popovers on their own allocation: size it to the message now.
         if gtk_widget_get_visible(popover) != 0 { gtk_popover_present(cast(popover)) }
     }
@@ -140,19 +140,17 @@ final class InlineRename {
 
 extension DocumentBrowser {
     /// Starts renaming the item at `url` in place (the selection follows it).
-    func beginRename(_ url: URL) {
+    func beginRename(_ url: URL, attempt: Int = 0) {
         renaming?.close()
         guard let position = model.position(of: url) else { return }
         let item = model[position]
-        selectOnly(position)
+        if attempt == 0 { selectOnly(position) }
         let view = currentView
-        guard let cell = itemWidget(for: url), let bounds = bounds(of: cell, in: view) else {
-            // Not laid out yet (just scrolled to): try again once it is.
-            DispatchQueue.main.async { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self, self.itemWidget(for: url) != nil else { return }
-                    self.beginRename(url)
-                }
+        guard let cell = itemWidget(for: url), let bounds = bounds(of: cell, in: view), bounds.width > 1 else {
+            // Not laid out yet (a new item, or just scrolled to): try again once it is.
+            guard attempt < 20 else { return }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { [weak self] in
+                MainActor.assumeIsolated { self?.beginRename(url, attempt: attempt + 1) }
             }
             return
         }
