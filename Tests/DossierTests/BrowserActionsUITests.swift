@@ -151,11 +151,15 @@ final class BrowserActionsUITests: XCTestCase {
 
         let handOff = try fixture.runner.run([target.path])
         XCTAssertEqual(handOff.status, 0, handOff.errors)
-        XCTAssertTrue(DesktopSession.waitForAccessible("existing.txt"), "the second window shows the target")
+        XCTAssertTrue(eventually { DesktopSession.windowID(named: "Target") != nil }, "the second window opened")
         let second = try XCTUnwrap(DesktopSession.windowID(named: "Target"))
         DesktopSession.run(["/usr/bin/xdotool", "windowsize", second, "620", "700"])
         DesktopSession.run(["/usr/bin/xdotool", "windowmove", second, "650", "0"])
         Thread.sleep(forTimeInterval: 0.5)
+        DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", second])
+        DesktopSession.click(x: 650 + 400, y: 600)
+        DesktopSession.key("ctrl+2")
+        XCTAssertTrue(DesktopSession.waitForAccessible("existing.txt"), "the second window lists the target")
 
         // Without a window manager the window shown last keeps the keyboard: give it back.
         DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", first])
@@ -168,7 +172,6 @@ final class BrowserActionsUITests: XCTestCase {
         // The second window: click beside its items (list view) and paste.
         DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", second])
         DesktopSession.click(x: 650 + 400, y: 600)
-        DesktopSession.key("ctrl+2")
         DesktopSession.key("ctrl+v")
         let pasted = target.appendingPathComponent("plan.txt")
         XCTAssertTrue(eventually { self.exists(pasted) }, "Ctrl+V copied the file into the second window's folder")
