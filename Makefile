@@ -67,7 +67,8 @@ test-install:
 	bash meson-wrapper/check-install.sh $(CURDIR)/$(BUILD_DIR)/stage /usr
 
 # Speed, measured against a peer in the same run (ratios, medians). The previewer is timed
-# against Sushi under its own display and session bus, with a private XDG data home.
+# against Sushi, and the browser against Nautilus, under their own display and session bus,
+# with private XDG folders.
 BENCH_HOME := $(CURDIR)/$(BUILD_DIR)/bench-home
 
 bench: deps mime
@@ -75,9 +76,10 @@ bench: deps mime
 	$(BUILD_DIR)/release/DossierBench types query coordination thumbnails bookmarks
 	@rm -rf $(BENCH_HOME) && mkdir -p $(BENCH_HOME)/data/dbus-1/services $(BENCH_HOME)/cache
 	XDG_DATA_HOME=$(BENCH_HOME)/data XDG_CACHE_HOME=$(BENCH_HOME)/cache \
+	  XDG_CONFIG_HOME=$(BENCH_HOME)/config XDG_STATE_HOME=$(BENCH_HOME)/state \
 	  XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
-	  bash tools/test-session.sh $(BUILD_DIR)/release/DossierBench previewer
+	  bash tools/test-session.sh $(BUILD_DIR)/release/DossierBench previewer browser
 
 # Translations: extract the template, check the catalogues.
 pot:

@@ -12,6 +12,7 @@ let benchmarks: [String: () throws -> Void] = [
     "query": DirectoryQueryBenchmark.run,
     "bookmarks": BookmarkBenchmark.run,
     "previewer": PreviewerBenchmark.run,
+    "browser": BrowserBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

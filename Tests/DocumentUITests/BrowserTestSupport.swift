@@ -12,7 +12,9 @@ func spin(timeout: TimeInterval = 15, until condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
-        while g_main_context_iteration(nil, 0) != 0 {}
+        // Bounded: an animation (a spinner) always has something ready.
+        var rounds = 0
+        while rounds < 50, g_main_context_iteration(nil, 0) != 0 { rounds += 1 }
         if condition() { return true }
         usleep(2000)
     }

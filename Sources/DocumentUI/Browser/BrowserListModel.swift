@@ -125,6 +125,13 @@ final class BrowserListModel {
         }
         let leaving = old.indices.filter { !newKeys.contains(old[$0].key) }
         let arriving = newItems.indices.filter { !oldKeys.contains(newItems[$0].key) }
+        // Changes scattered all over (a big batch merged in while listing) are cheaper for
+        // the views as one reset than as thousands of small ranges, each rebinding the cells.
+        if Self.runs(leaving).count + Self.runs(arriving).count > Self.maximumRanges {
+            items = newItems
+            object.itemsChanged(at: 0, removed: old.count, added: newItems.count)
+            return
+        }
         applyPrecisely(ConvertedChanges(
             leaving: leaving, arriving: arriving.map { (index: $0, item: newItems[$0]) },
             updated: []))
@@ -138,6 +145,9 @@ final class BrowserListModel {
             object.itemsChanged(at: run.lowerBound, removed: run.count, added: run.count)
         }
     }
+
+    /// Beyond this many ranges, a change is told as one reset.
+    static let maximumRanges = 64
 
     /// Consecutive indices grouped into ranges (input ascending or descending).
     static func runs(_ indices: [Int]) -> [Range<Int>] {

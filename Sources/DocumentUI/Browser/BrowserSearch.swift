@@ -78,6 +78,9 @@ final class BrowserSearch {
         gtk_spinner_stop(cast(spinner))
     }
 
+    /// Stops the search without touching the widgets (they may be gone).
+    func stopWork() { subfolders.cancel() }
+
     /// True while a subfolder search runs.
     var isSearching: Bool { subfolders.isRunning }
 }

@@ -116,8 +116,9 @@ public final class DocumentBrowser {
     }
 
     isolated deinit {
+        // The widgets may be gone with their window: only the background work is stopped.
         feed.stop()
-        search.cancel()
+        search.stopWork()
         g_object_unref(raw(selection))
         g_object_unref(raw(templatesMenu))
     }

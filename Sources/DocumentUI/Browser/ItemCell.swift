@@ -41,6 +41,7 @@ final class GridCell {
     /// Shows `item` at an icon size of `pixels`, asking `loader` for its thumbnail.
     func bind(_ item: BrowserItem, pixels: Int, loader: ThumbnailLoader) {
         request?.cancel()
+        request = nil
         self.item = item
         self.pixels = pixels
         gtk_image_set_pixel_size(cast(image), Int32(pixels))
@@ -50,17 +51,23 @@ final class GridCell {
         let location = item.trashed.map { displayPath(($0.originalPath as NSString).deletingLastPathComponent) } ?? item.location
         gtk_label_set_text(opaque(caption), location ?? "")
         gtk_widget_set_visible(caption, location == nil ? 0 : 1)
-        gtk_widget_set_tooltip_text(root, location.map { item.name + "\n" + $0 } ?? item.name)
         if let texture = loader.cached(item, pixels: pixels) {
             gtk_image_set_from_paintable(cast(image), texture)
             return
         }
         gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
+        // Asked a moment later, if the cell still shows the item: cells flying past while
+        // scrolling fast ask for nothing, and those that stay ask newest first.
         let key = item.key
-        let scale = Int(gtk_widget_get_scale_factor(root))
-        request = loader.load(item, pixels: pixels, scale: max(scale, 1)) { [weak self] texture in
-            guard let self, self.item?.key == key else { return }
-            gtk_image_set_from_paintable(cast(self.image), texture)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(60)) { [weak self, weak loader] in
+            MainActor.assumeIsolated {
+                guard let self, let loader, self.item?.key == key, self.request == nil else { return }
+                let scale = Int(gtk_widget_get_scale_factor(self.root))
+                self.request = loader.load(item, pixels: pixels, scale: max(scale, 1)) { [weak self] texture in
+                    guard let self, self.item?.key == key else { return }
+                    gtk_image_set_from_paintable(cast(self.image), texture)
+                }
+            }
         }
     }
 

@@ -34,7 +34,9 @@ final class ItemGridView {
         let factory = gtk_signal_list_item_factory_new()!
         g_object_ref(raw(selection))  // the grid takes the reference it is given
         grid = gtk_grid_view_new(selection, factory)
-        gtk_grid_view_set_max_columns(cast(grid), 64)
+        // GTK 4.8 keeps cells for max-columns × 30 rows around the view: enough columns for a wide
+        // screen at the smallest zoom, no more.
+        gtk_grid_view_set_max_columns(cast(grid), 20)
         gtk_grid_view_set_min_columns(cast(grid), 1)
         gtk_grid_view_set_enable_rubberband(cast(grid), 1)
         gtk_widget_add_css_class(grid, "dossier-grid")
@@ -76,7 +78,7 @@ final class ItemGridView {
                 }
             }
         }
-        g_object_unref(raw(factory))
+        // The grid owns the factory (gtk_grid_view_new takes it).
     }
 
     /// Calls `handler` with the position the user activates (double click, Enter).
