@@ -27,6 +27,13 @@ public final class DocumentBrowser {
     public var locationDidChange: ((BrowserLocation) -> Void)?
     /// Called when the view mode, sort, hidden files or zoom changed (for the window to keep).
     public var stateDidChange: (() -> Void)?
+    /// The app's own actions on documents: offered in the options menu, and in the header
+    /// while the selection suits them (each one's types, count and availability).
+    public var actions: [DocumentBrowserAction] = [] {
+        didSet { updateHeaderActions() }
+    }
+    /// Performs an action of `actions` that has no handler of its own.
+    public var actionHandler: ((DocumentBrowserAction, [URL]) -> Void)?
 
     let model = BrowserListModel()
     let feed: LocationFeed
@@ -38,12 +45,22 @@ public final class DocumentBrowser {
     let path = PathBar()
     let controls: HeaderControls
     let trashActions: TrashActions
-    let actions = BrowserActions()
+    let actionGroup = BrowserActions()
     let preview: BrowserPreview
     let loader = ThumbnailLoader()
     let stack: Widget
     let toasts: OpaquePointer
     var history = BrowserHistory()
+    // Working on items (Browser/Actions).
+    let undoStack = UndoStack()
+    let operations = OperationsProgress()
+    let launchIndicator = LaunchIndicator()
+    let templatesMenu = g_menu_new()!
+    let headerActions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+    var newButton: Widget?
+    var renaming: InlineRename?
+    var pending = PendingSelection()
+    var clipboardHoldsCut = false
 
     /// A browser showing `location`.
     public convenience init(location: BrowserLocation) {
@@ -84,13 +101,14 @@ public final class DocumentBrowser {
         // The window places the path bar and the controls in its header bar, outside `widget`:
         // they need the group as well.
         for part in [widget, pathBar, headerControls] {
-            gtk_widget_insert_action_group(part, "browser", cast(actions.group))
+            gtk_widget_insert_action_group(part, "browser", cast(actionGroup.group))
         }
         setAccessibleName(widget, tr("Browser"))
 
         wire()
         installActions()
         installKeys()
+        installItemActions()
         applyViewMode()
         list.show(sort)
         controls.show(viewMode)
@@ -102,6 +120,7 @@ public final class DocumentBrowser {
         feed.stop()
         search.stopWork()
         g_object_unref(raw(selection))
+        g_object_unref(raw(templatesMenu))
     }
 
     // MARK: Navigation
@@ -147,10 +166,11 @@ public final class DocumentBrowser {
         feed.show(location, sort: sort, showsHidden: showsHidden)
         gtk_selection_model_unselect_all(selection)
         scrollToTop()
-        actions.setEnabled("back", canGoBack)
-        actions.setEnabled("forward", canGoForward)
-        if case .folder(let url) = location { actions.setEnabled("up", url.path != "/") } else { actions.setEnabled("up", false) }
+        actionGroup.setEnabled("back", canGoBack)
+        actionGroup.setEnabled("forward", canGoForward)
+        if case .folder(let url) = location { actionGroup.setEnabled("up", url.path != "/") } else { actionGroup.setEnabled("up", false) }
         updateVisibleChild()
+        locationShown()
         locationDidChange?(location)
     }
 
@@ -161,7 +181,7 @@ public final class DocumentBrowser {
             guard viewMode != oldValue else { return }
             applyViewMode()
             controls.show(viewMode)
-            actions.setState("view-mode", viewMode.rawValue)
+            actionGroup.setState("view-mode", viewMode.rawValue)
             stateDidChange?()
         }
     }
@@ -171,8 +191,8 @@ public final class DocumentBrowser {
             guard sort != oldValue else { return }
             feed.setSort(sort)
             list.show(sort)
-            actions.setState("sort", sort.key.rawValue)
-            actions.setState("sort-reversed", sort.reversed)
+            actionGroup.setState("sort", sort.key.rawValue)
+            actionGroup.setState("sort-reversed", sort.reversed)
             stateDidChange?()
         }
     }
@@ -181,7 +201,7 @@ public final class DocumentBrowser {
         didSet {
             guard showsHidden != oldValue else { return }
             feed.setShowsHidden(showsHidden)
-            actions.setState("show-hidden", showsHidden)
+            actionGroup.setState("show-hidden", showsHidden)
             stateDidChange?()
         }
     }
@@ -193,8 +213,8 @@ public final class DocumentBrowser {
             if clamped != zoomLevel { zoomLevel = clamped; return }
             guard zoomLevel != oldValue else { return }
             grid.pixels = BrowserZoom.iconSizes[zoomLevel]
-            actions.setEnabled("zoom-in", zoomLevel < BrowserZoom.iconSizes.count - 1)
-            actions.setEnabled("zoom-out", zoomLevel > 0)
+            actionGroup.setEnabled("zoom-in", zoomLevel < BrowserZoom.iconSizes.count - 1)
+            actionGroup.setEnabled("zoom-out", zoomLevel > 0)
             stateDidChange?()
         }
     }
@@ -270,7 +290,7 @@ public final class DocumentBrowser {
         if borrowString(gtk_stack_get_visible_child_name(OpaquePointer(stack))) != name {
             gtk_stack_set_visible_child_name(OpaquePointer(stack), name)
         }
-        actions.setEnabled("empty-trash", location == .trash && model.count > 0)
+        actionGroup.setEnabled("empty-trash", location == .trash && model.count > 0)
     }
 
     private var isFolder: Bool {
@@ -290,11 +310,6 @@ public final class DocumentBrowser {
         case .recents: return .noRecents
         case .tag(let name): return .noTaggedFiles(name)
         }
-    }
-
-    /// Shows a short message at the bottom of the browser.
-    func toast(_ message: String) {
-        adw_toast_overlay_add_toast(toasts, adw_toast_new(message))
     }
 
     var parentWindow: UnsafeMutablePointer<GtkWindow>? {

@@ -9,7 +9,13 @@ import GObjectSupport
 enum FileClipboard {
     /// Puts `urls` on the display's clipboard, to be copied (or moved, when `cut`) on paste.
     static func copy(_ urls: [URL], cut: Bool = false) {
-        guard let display = gdk_display_get_default(), !urls.isEmpty else { return }
+        guard let display = gdk_display_get_default(), !urls.isEmpty, let union = contentProvider(for: urls, cut: cut) else { return }
+        gdk_clipboard_set_content(gdk_display_get_clipboard(display), union)
+        g_object_unref(raw(union))
+    }
+
+    /// The files as the clipboard and drag and drop carry them (the caller owns the provider).
+    static func contentProvider(for urls: [URL], cut: Bool = false) -> UnsafeMutablePointer<GdkContentProvider>? {
         let uris = urls.map(\.absoluteString)
         var providers: [UnsafeMutablePointer<GdkContentProvider>?] = [
             bytesProvider("x-special/gnome-copied-files", ([cut ? "cut" : "copy"] + uris).joined(separator: "\n")),
@@ -17,11 +23,9 @@ enum FileClipboard {
             fileListProvider(urls),
             bytesProvider("text/plain;charset=utf-8", urls.map { $0.isFileURL ? $0.path : $0.absoluteString }.joined(separator: "\n")),
         ]
-        let union = providers.withUnsafeMutableBufferPointer { buffer in
+        return providers.withUnsafeMutableBufferPointer { buffer in
             gdk_content_provider_new_union(buffer.baseAddress, gsize(buffer.count))
         }
-        gdk_clipboard_set_content(gdk_display_get_clipboard(display), union)
-        g_object_unref(raw(union!))
     }
 
     /// Puts text on the display's clipboard.

@@ -7,14 +7,13 @@ import GObjectSupport
 
 /// The main window: a header bar (sidebar toggle, back, forward, the browser's path bar,
 /// its view controls and the primary menu), the sidebar beside the browser (folding away on
-/// narrow widths), and toasts over the browser's content.
+/// narrow widths). Toasts appear over the browser's items (the browser's own overlay).
 @MainActor
 final class BrowserWindow {
     let window: Widget
     let browser: DocumentBrowser
     let sidebar: BrowserSidebar
     let flap: OpaquePointer
-    private let toasts: OpaquePointer
     private let backButton: Widget
     private let forwardButton: Widget
     private let state: WindowState
@@ -35,15 +34,13 @@ final class BrowserWindow {
         backButton = gtk_button_new_from_icon_name("go-previous-symbolic")
         forwardButton = gtk_button_new_from_icon_name("go-next-symbolic")
         flap = OpaquePointer(adw_flap_new())
-        toasts = OpaquePointer(adw_toast_overlay_new())
 
         let header = makeHeaderBar()
-        adw_toast_overlay_set_child(toasts, browser.widget)
         gtk_widget_set_hexpand(browser.widget, 1)
         gtk_widget_set_vexpand(browser.widget, 1)
         adw_flap_set_flap(flap, sidebar.widget)
         adw_flap_set_separator(flap, gtk_separator_new(GTK_ORIENTATION_VERTICAL))
-        adw_flap_set_content(flap, widget(toasts))
+        adw_flap_set_content(flap, browser.widget)
         adw_flap_set_swipe_to_open(flap, 1)
         adw_flap_set_swipe_to_close(flap, 1)
         let content = makeBox(GTK_ORIENTATION_VERTICAL, [header, widget(flap)])
@@ -65,14 +62,9 @@ final class BrowserWindow {
         gtk_window_present(cast(window))
     }
 
-    /// Shows a toast over the browser; with `undo`, an Undo button that calls it.
+    /// Shows a toast over the browser's items; with `undo`, an Undo button that calls it.
     func showToast(title: String, undo: (() -> Void)? = nil) {
-        let toast = adw_toast_new(title)!
-        if let undo {
-            adw_toast_set_button_label(toast, tr("Undo"))
-            connectSignal(raw(toast), "button-clicked") { undo() }
-        }
-        adw_toast_overlay_add_toast(toasts, toast)
+        browser.showToast(title, undo: undo)
     }
 
     // MARK: Building

@@ -51,6 +51,17 @@ enum Shortcuts {
                 Shortcut(title: tr("Preview the selection"), action: "browser.preview", accelerators: ["space"], bubbles: true),
                 Shortcut(title: tr("Open the selection"), action: "browser.open", accelerators: ["Return"], bubbles: true),
                 Shortcut(title: tr("Select all"), action: "browser.select-all", accelerators: ["<Control>a"], bubbles: true),
+                Shortcut(title: tr("Show the item menu"), action: "browser.options-menu", accelerators: ["Menu", "<Shift>F10"],
+                         bubbles: true),
+            ]),
+            Group(title: tr("Editing"), shortcuts: [
+                Shortcut(title: tr("Rename"), action: "browser.rename", accelerators: ["F2"], bubbles: true),
+                Shortcut(title: tr("Move to the Trash"), action: "browser.trash", accelerators: ["Delete"], bubbles: true),
+                Shortcut(title: tr("Copy"), action: "browser.copy", accelerators: ["<Control>c"], bubbles: true),
+                Shortcut(title: tr("Cut"), action: "browser.cut", accelerators: ["<Control>x"], bubbles: true),
+                Shortcut(title: tr("Paste"), action: "browser.paste", accelerators: ["<Control>v"], bubbles: true),
+                Shortcut(title: tr("Undo"), action: "browser.undo", accelerators: ["<Control>z"], bubbles: true),
+                Shortcut(title: tr("New folder"), action: "browser.new-folder", accelerators: ["<Control><Shift>n"]),
             ]),
         ]
     }

@@ -1,0 +1,106 @@
+import CGLib
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// What the browser adds to the header's controls for working on items: the app's own
+/// actions (`DocumentBrowserAction`s available in the header, shown while the selection
+/// suits them), the file operations' progress button, and the New menu.
+extension DocumentBrowser {
+    func installHeaderExtras() {
+        let newButton = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(cast(newButton), "list-add-symbolic")
+        let menu = makeNewMenu()
+        gtk_menu_button_set_menu_model(cast(newButton), cast(menu))
+        g_object_unref(raw(menu))
+        setAccessibleName(newButton, tr("New"))
+        gtk_widget_set_tooltip_text(newButton, tr("New Folder, New Document or Import"))
+        if let popover = gtk_menu_button_get_popover(cast(newButton)) {
+            connectSignal(raw(popover), "show") { [weak self] in MainActor.assumeIsolated { self?.refreshTemplates() } }
+        }
+        self.newButton = newButton
+        for part in [newButton, operations.button, headerActions] { gtk_box_prepend(cast(controls.widget), part) }
+        gtk_box_set_spacing(cast(headerActions), 6)
+        refreshTemplates()
+
+        connectSelectionChanged(raw(selection)) { [weak self] in self?.updateHeaderActions() }
+    }
+
+    /// Called after each navigation: what needs a folder follows.
+    func locationShown() {
+        updateFolderActions()
+        if let newButton { gtk_widget_set_visible(newButton, currentFolder == nil ? 0 : 1) }
+        renaming?.close()
+        updateHeaderActions()
+    }
+
+    /// Rebuilds the header buttons of the app's actions for the current selection.
+    func updateHeaderActions() {
+        while let child = gtk_widget_get_first_child(headerActions) { gtk_box_remove(cast(headerActions), child) }
+        let positions = selectedPositions
+        guard !positions.isEmpty, location != .trash else { return }
+        let types = positions.map { model[$0].isDirectory ? DocumentType.folder : model[$0].type }
+        let urls = positions.map { model[$0].url }
+        for action in actions where action.availability.contains(.header) && action.applies(to: types) {
+            let button: Widget
+            if let icon = action.iconName {
+                button = gtk_button_new_from_icon_name(icon)
+                gtk_widget_set_tooltip_text(button, action.title)
+            } else {
+                button = gtk_button_new_with_label(action.title)
+            }
+            setAccessibleName(button, action.title)
+            connectSignal(raw(button), "clicked") { [weak self] in
+                MainActor.assumeIsolated {
+                    if let handler = action.handler { handler(urls) } else { self?.actionHandler?(action, urls) }
+                }
+            }
+            gtk_box_append(cast(headerActions), button)
+        }
+    }
+}
+
+/// Shows a spinner on the items being opened until their app has started (the launcher
+/// waits a moment to see it start), so a slow app does not look like a missed click.
+@MainActor
+final class LaunchIndicator {
+    private var spinners: [String: Widget] = [:]
+
+    func start(_ urls: [URL], in browser: DocumentBrowser) {
+        for url in urls where spinners[url.path] == nil {
+            guard let cell = browser.itemWidget(for: url) else { continue }
+            let spinner = gtk_spinner_new()!
+            gtk_spinner_start(cast(spinner))
+            gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+            setAccessibleName(spinner, tr("Opening %s", url.lastPathComponent))
+            gtk_box_append(cast(cell), spinner)
+            spinners[url.path] = spinner
+        }
+    }
+
+    func stop(_ urls: [URL]) {
+        for url in urls {
+            guard let spinner = spinners.removeValue(forKey: url.path), let parent = gtk_widget_get_parent(spinner) else { continue }
+            gtk_box_remove(cast(parent), spinner)
+        }
+    }
+}
+
+private final class SelectionBox {
+    let handler: @MainActor () -> Void
+    init(_ handler: @escaping @MainActor () -> Void) { self.handler = handler }
+}
+
+/// GtkSelectionModel's `selection-changed` (model, position, n_items).
+@MainActor
+private func connectSelectionChanged(_ model: UnsafeMutableRawPointer, _ handler: @escaping @MainActor () -> Void) {
+    typealias Changed = @convention(c) (gpointer?, guint, guint, gpointer?) -> Void
+    let changed: Changed = { _, _, _, data in
+        MainActor.assumeIsolated { Unmanaged<SelectionBox>.fromOpaque(data!).takeUnretainedValue().handler() }
+    }
+    dossier_g_signal_connect_data(model, "selection-changed", unsafeBitCast(changed, to: GCallback.self),
+                                  Unmanaged.passRetained(SelectionBox(handler)).toOpaque(),
+                                  { data, _ in Unmanaged<SelectionBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+}

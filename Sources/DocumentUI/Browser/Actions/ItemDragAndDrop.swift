@@ -1,0 +1,118 @@
+import CGLib
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// Items by drag and drop: the selection drags out as a file list (`text/uri-list` to other
+/// apps); files dropped on the view are copied into the shown folder — or into the folder
+/// item they are dropped on — and moved when Shift is held.
+extension DocumentBrowser {
+    func installDragAndDrop() {
+        for view in [grid.grid, list.columnView] {
+            let source = gtk_drag_source_new()!
+            gtk_drag_source_set_actions(source, GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))
+            connectDragPrepare(raw(source)) { [weak self] x, y in
+                self?.dragContent(from: view, source: source, x: x, y: y)
+            }
+            gtk_widget_add_controller(view, source)
+
+            let target = gtk_drop_target_new(gdk_file_list_get_type(), GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))!
+            connectDropValue(raw(target)) { [weak self] value, x, y in
+                guard let self else { return false }
+                let state = gtk_event_controller_get_current_event_state(target).rawValue
+                return self.drop(Self.urls(in: value), on: view, x: x, y: y, move: state & GDK_SHIFT_MASK.rawValue != 0)
+            }
+            gtk_widget_add_controller(view, target)
+        }
+    }
+
+    private func dragContent(from view: Widget, source: OpaquePointer, x: Double, y: Double) -> UnsafeMutablePointer<GdkContentProvider>? {
+        guard location != .trash else { return nil }
+        let item = view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
+        guard let item, let position = model.position(of: item.url) else { return nil }
+        if !selectedPositions.contains(position) { gtk_selection_model_select_item(selection, guint(position), 1) }
+        let urls = selectedURLs
+        if let cell = itemWidget(for: item.url) {
+            let paintable = gtk_widget_paintable_new(cell)!
+            gtk_drag_source_set_icon(source, paintable, Int32(x - (bounds(of: cell, in: view)?.x ?? 0)),
+                                     Int32(y - (bounds(of: cell, in: view)?.y ?? 0)))
+            g_object_unref(raw(paintable))
+        }
+        return FileClipboard.contentProvider(for: urls)
+    }
+
+    private func drop(_ urls: [URL], on view: Widget, x: Double, y: Double, move: Bool) -> Bool {
+        guard !urls.isEmpty else { return false }
+        let target = view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
+        let destination: URL
+        if let target, target.isDirectory, target.trashed == nil, !urls.contains(where: { $0.path == target.url.path }) {
+            destination = target.url
+        } else if let folder = currentFolder {
+            destination = folder
+            // Items dropped back on their own folder's background stay where they are.
+            if urls.allSatisfy({ $0.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path }) {
+                return false
+            }
+        } else {
+            return false
+        }
+        place(urls, into: destination, move: move)
+        return true
+    }
+
+    /// The files of a dropped GdkFileList.
+    private static func urls(in value: UnsafePointer<GValue>?) -> [URL] {
+        guard let value, let list = g_value_get_boxed(value) else { return [] }
+        var urls: [URL] = []
+        var node = gdk_file_list_get_files(OpaquePointer(list))
+        let head = node
+        while let current = node {
+            if let file = current.pointee.data, let uri = takeString(g_file_get_uri(OpaquePointer(file))), let url = URL(string: uri) {
+                urls.append(url)
+            }
+            node = current.pointee.next
+        }
+        g_slist_free(head)
+        return urls
+    }
+}
+
+private final class DropValueBox {
+    let handler: @MainActor (UnsafePointer<GValue>?, Double, Double) -> Bool
+    init(_ handler: @escaping @MainActor (UnsafePointer<GValue>?, Double, Double) -> Bool) { self.handler = handler }
+}
+
+private final class DragPrepareBox {
+    let handler: @MainActor (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?
+    init(_ handler: @escaping @MainActor (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?) { self.handler = handler }
+}
+
+/// GtkDropTarget's `drop` (target, value, x, y) → handled.
+@MainActor
+private func connectDropValue(_ target: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UnsafePointer<GValue>?, Double, Double) -> Bool) {
+    typealias Drop = @convention(c) (gpointer?, UnsafePointer<GValue>?, gdouble, gdouble, gpointer?) -> gboolean
+    let drop: Drop = { _, value, x, y, data in
+        MainActor.assumeIsolated { Unmanaged<DropValueBox>.fromOpaque(data!).takeUnretainedValue().handler(value, x, y) ? 1 : 0 }
+    }
+    dossier_g_signal_connect_data(target, "drop", unsafeBitCast(drop, to: GCallback.self),
+                                  Unmanaged.passRetained(DropValueBox(handler)).toOpaque(),
+                                  { data, _ in Unmanaged<DropValueBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+}
+
+/// GtkDragSource's `prepare` (source, x, y) → a content provider (full transfer), or NULL.
+@MainActor
+private func connectDragPrepare(_ source: UnsafeMutableRawPointer,
+                                _ handler: @escaping @MainActor (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?) {
+    typealias Prepare = @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> UnsafeMutablePointer<GdkContentProvider>?
+    let prepare: Prepare = { _, x, y, data in
+        // The provider crosses `assumeIsolated` as a number (pointers are not Sendable).
+        let address = MainActor.assumeIsolated {
+            UInt(bitPattern: Unmanaged<DragPrepareBox>.fromOpaque(data!).takeUnretainedValue().handler(x, y))
+        }
+        return UnsafeMutablePointer(bitPattern: address)
+    }
+    dossier_g_signal_connect_data(source, "prepare", unsafeBitCast(prepare, to: GCallback.self),
+                                  Unmanaged.passRetained(DragPrepareBox(handler)).toOpaque(),
+                                  { data, _ in Unmanaged<DragPrepareBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+}
