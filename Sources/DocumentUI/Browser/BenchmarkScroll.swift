@@ -14,8 +14,8 @@ final class BenchmarkScroll {
     private let seconds: Double
     private let logPath: String
     private weak var browser: DocumentBrowser?
-    private var startTime: Int64 = 0
-    private var lastFrame: Int64 = 0
+    private var startTime = 0
+    private var lastFrame = 0
     private var paintedOnce = false
     private var frames: [Double] = []
 
