@@ -19,12 +19,14 @@ struct BrowserItem: Sendable, Hashable {
     /// For an item in the Trash: where it was and when it was deleted.
     var trashed: TrashedItem?
 
-    /// What identifies the item across changes of its attributes.
-    var key: String { url.path }
+    /// What identifies the item across changes of its attributes: its path, worked out once
+    /// (URL.path decodes the URL on every call, and a 100,000-item folder compares keys often).
+    let key: String
 
     init(url: URL, name: String, isDirectory: Bool, isHidden: Bool = false, size: Int64 = 0, modified: Date? = nil,
          type: DocumentType, location: String? = nil, trashed: TrashedItem? = nil) {
         self.url = url
+        key = url.path
         self.name = name
         self.isDirectory = isDirectory
         self.isHidden = isHidden

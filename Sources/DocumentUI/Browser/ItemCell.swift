@@ -18,7 +18,6 @@ final class GridCell {
 
     init() {
         image = gtk_image_new()!
-        gtk_widget_add_css_class(image, "icon-dropshadow")
         label = gtk_label_new(nil)!
         gtk_label_set_wrap(opaque(label), 1)
         gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
@@ -52,9 +51,12 @@ final class GridCell {
         gtk_label_set_text(opaque(caption), location ?? "")
         gtk_widget_set_visible(caption, location == nil ? 0 : 1)
         if let texture = loader.cached(item, pixels: pixels) {
-            gtk_image_set_from_paintable(cast(image), texture)
+            showThumbnail(texture)
             return
         }
+        // Themed icons draw their own shading; only thumbnails get the drop shadow (blurred in
+        // software by the cairo renderer, so never on every icon of a scrolling grid).
+        gtk_widget_remove_css_class(image, "icon-dropshadow")
         gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
         // Asked a moment later, if the cell still shows the item: cells flying past while
         // scrolling fast ask for nothing, and those that stay ask newest first.
@@ -65,10 +67,15 @@ final class GridCell {
                 let scale = Int(gtk_widget_get_scale_factor(self.root))
                 self.request = loader.load(item, pixels: pixels, scale: max(scale, 1)) { [weak self] texture in
                     guard let self, self.item?.key == key else { return }
-                    gtk_image_set_from_paintable(cast(self.image), texture)
+                    self.showThumbnail(texture)
                 }
             }
         }
+    }
+
+    private func showThumbnail(_ texture: OpaquePointer) {
+        gtk_widget_add_css_class(image, "icon-dropshadow")
+        gtk_image_set_from_paintable(cast(image), texture)
     }
 
     /// Stops loading: the cell is about to show another item or none.

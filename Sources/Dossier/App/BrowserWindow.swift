@@ -56,6 +56,7 @@ final class BrowserWindow {
         restoreBrowserState()
         connectWindowState()
         locationChanged(browser.location)
+        browser.scrollForBenchmarkIfRequested()  // inert unless DOSSIER_BENCH_SCROLL is set
     }
 
     func present() {
