@@ -174,4 +174,19 @@ static inline PangoFontMap *dossier_font_map_new_for_config(FcConfig *config) {
     return map;
 }
 
+/* Pops up a GtkPopoverMenu and sizes it again once GTK 4.8 has put in its section separators.
+   GtkMenuSectionBox adds them from a G_PRIORITY_DEFAULT idle (gtk_menu_section_box_schedule_
+   separator_sync), so gtk_popover_popup right after gtk_popover_menu_new_from_model measures the
+   menu without them (13 px each) and the popup surface keeps that size: the grown menu then
+   scrolls inside it. A G_PRIORITY_HIGH_IDLE source runs after that idle and before the first
+   frame is drawn (GDK_PRIORITY_REDRAW), so presenting again there shows the whole menu at once. */
+static inline gboolean dossier_popover_menu_represent(gpointer popover) {
+    if (gtk_widget_get_visible(GTK_WIDGET(popover))) gtk_popover_present(GTK_POPOVER(popover));
+    return G_SOURCE_REMOVE;
+}
+static inline void dossier_popover_menu_popup(GtkPopover *popover) {
+    gtk_popover_popup(popover);
+    g_idle_add_full(G_PRIORITY_HIGH_IDLE, dossier_popover_menu_represent, g_object_ref(popover), g_object_unref);
+}
+
 #endif

@@ -143,7 +143,8 @@ extension DocumentInteractionController {
                 g_object_unref(raw(popover))
             }
         }
-        gtk_popover_popup(cast(popover))
+        // Not gtk_popover_popup: it would size the menu before GTK adds the section separators.
+        dossier_popover_menu_popup(cast(popover))
     }
 
     private func menuClosed(_ popover: Widget, kind: DocumentMenu) {
