@@ -97,7 +97,7 @@ extension DocumentBrowser {
                 MainActor.assumeIsolated { if gtk_widget_get_parent(popover) != nil { gtk_widget_unparent(popover) } }
             }
         }
-        gtk_popover_popup(cast(popover))
+        dossier_popover_menu_popup(cast(popover))
     }
 
     // MARK: Import

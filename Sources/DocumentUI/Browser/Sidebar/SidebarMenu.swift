@@ -97,7 +97,7 @@ extension BrowserSidebar {
         _ = gtk_widget_translate_coordinates(listBox, widget, x, y, &targetX, &targetY)
         var rect = GdkRectangle(x: Int32(targetX), y: Int32(targetY), width: 1, height: 1)
         gtk_popover_set_pointing_to(cast(popover), &rect)
-        gtk_popover_popup(cast(popover))
+        dossier_popover_menu_popup(cast(popover))
     }
 
     /// Changes the favorites off the main thread; a failure becomes a message.
