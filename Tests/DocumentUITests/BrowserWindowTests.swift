@@ -25,7 +25,7 @@ final class BrowserWindowTests: XCTestCase {
         }
         defer { withExtendedLifetime(folder) {} }
         try MainActor.assumeIsolated { [url = folder.url] in
-            guard Display.initialize() else { throw XCTSkip("GTK could not open the display") }
+            guard TestDisplay.initialize() else { throw XCTSkip("GTK could not open the display") }
             let window = BrowserTestWindow(location: .folder(url))
             let browser = window.browser
             defer { window.close() }

@@ -31,7 +31,7 @@ final class ZoomTransitionTests: XCTestCase {
     func testPreviewGrowsFromItsSourceAndShrinksBackIntoIt() throws {
         let note = folder.appendingPathComponent("note.txt")
         try MainActor.assumeIsolated {
-            XCTAssertTrue(Display.initialize())
+            XCTAssertTrue(TestDisplay.initialize())
             dossier_set_animations_enabled(1)
             let (sourceWindow, button) = makeSourceWindow()
             defer { gtk_window_destroy(cast(sourceWindow)) }
@@ -74,7 +74,7 @@ final class ZoomTransitionTests: XCTestCase {
     func testNoZoomWhenAnimationsAreOff() throws {
         let note = folder.appendingPathComponent("note.txt")
         try MainActor.assumeIsolated {
-            XCTAssertTrue(Display.initialize())
+            XCTAssertTrue(TestDisplay.initialize())
             dossier_set_animations_enabled(0)
             let (sourceWindow, button) = makeSourceWindow()
             defer { gtk_window_destroy(cast(sourceWindow)) }
