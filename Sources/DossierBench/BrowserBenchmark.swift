@@ -92,7 +92,7 @@ enum BrowserBenchmark {
         }
 
         print("Browser: a folder of \(fileCount) files (10 % JPEGs), Dossier vs Nautilus 43, medians of \(rounds) launches")
-        let ours = median(firstGrid["Dossier"] ?? []), theirs = median(firstGrid["Nautilus"] ?? [])
+        let ours = Measure.median(firstGrid["Dossier"] ?? []), theirs = Measure.median(firstGrid["Nautilus"] ?? [])
         print(String(format: "  launch to first painted grid   Dossier %6.0f ms   Nautilus %6.0f ms   Dossier takes %.2f× Nautilus' time",
                      ours * 1000, theirs * 1000, ours / theirs))
         if frames.isEmpty {
@@ -105,7 +105,7 @@ enum BrowserBenchmark {
                          sorted.last ?? 0, over))
         }
         print(String(format: "  resident memory                Dossier %6.0f MB (peak while scrolling %.0f MB)   Nautilus %6.0f MB once loaded",
-                     median(memory["Dossier"] ?? []), scrollPeakMemory.max() ?? .nan, median(memory["Nautilus"] ?? [])))
+                     Measure.median(memory["Dossier"] ?? []), scrollPeakMemory.max() ?? .nan, Measure.median(memory["Nautilus"] ?? [])))
         print("  screenshots at the first painted grid: .build/bench-shots/")
     }
 
@@ -160,7 +160,7 @@ enum BrowserBenchmark {
                 var spread = 0.0
                 var checksum: UInt64 = 0
                 if dossier_x11_region(display, left, top, regionWidth, regionHeight, &spread, &checksum) == 1, spread > 150 {
-                    return seconds(ContinuousClock.now - start)
+                    return Measure.seconds(ContinuousClock.now - start)
                 }
             }
             usleep(4_000)
@@ -195,14 +195,5 @@ enum BrowserBenchmark {
     private static func clearThumbnails() {
         let cache = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("thumbnails")
         try? FileManager.default.removeItem(at: cache)
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return .nan }
-        return values.sorted()[values.count / 2]
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -32,4 +32,14 @@ enum Measure {
     static func rate(_ count: Int, _ seconds: Double) -> String {
         String(format: "%10.0f files/s", Double(count) / seconds)
     }
+
+    /// The middle value of `values` (the upper one of an even count); NaN when there are none.
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .nan }
+        return values.sorted()[values.count / 2]
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 }

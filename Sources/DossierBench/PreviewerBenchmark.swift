@@ -61,8 +61,8 @@ enum PreviewerBenchmark {
                 for _ in 0..<warmRounds {
                     if let time = measure(display, bus, file) { warm.append(time) }
                 }
-                results[previewer, default: [:]]["\(label) cold"] = median(cold)
-                results[previewer, default: [:]]["\(label) warm"] = median(warm)
+                results[previewer, default: [:]]["\(label) cold"] = Measure.median(cold)
+                results[previewer, default: [:]]["\(label) warm"] = Measure.median(warm)
             }
             stopService(bus)
         }
@@ -106,7 +106,7 @@ enum PreviewerBenchmark {
             let now = clock.now
             if spread > 150 && checksum == lastChecksum {
                 if let since = stableSince, now - since >= .milliseconds(150) {
-                    shownAt = seconds(since - start)
+                    shownAt = Measure.seconds(since - start)
                     break
                 }
             } else {
@@ -193,14 +193,5 @@ enum PreviewerBenchmark {
         }
         try Data(text.utf8).write(to: url)
         return url
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return .nan }
-        return values.sorted()[values.count / 2]
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -215,28 +215,6 @@ final class BrowserFixture {
 }
 
 extension DesktopSession {
-    /// Performs the first accessible action ("click") of the first node named `name`.
-    static func activate(_ name: String, inApp app: String = "dossier") -> Bool {
-        let script = """
-            import pyatspi
-            def find(node, depth):
-                try:
-                    if node.name == '\(name)': return node
-                    if depth < 40:
-                        for i in range(node.childCount):
-                            found = find(node.getChildAtIndex(i), depth + 1)
-                            if found is not None: return found
-                except Exception: pass
-                return None
-            for application in pyatspi.Registry.getDesktop(0):
-                if application is not None and application.name == '\(app)':
-                    node = find(application, 0)
-                    if node is not None:
-                        print(node.queryAction().doAction(0))
-                        break
-            """
-        return run(["/usr/bin/python3", "-c", script]).trimmingCharacters(in: .whitespacesAndNewlines) == "True"
-    }
 
     /// The X window whose title is exactly `name`.
     static func windowID(named name: String) -> String? {

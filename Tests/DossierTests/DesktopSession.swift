@@ -127,11 +127,35 @@ enum DesktopSession {
     /// The top-left corner and size of the first node named `name` in the app whose name
     /// contains `app`.
     static func frame(of name: String, inApp app: String) -> (x: Int, y: Int, width: Int, height: Int)? {
+        let output = onNode(named: name, inAppMatching: "'\(app)' in (application.name or '').lower()", """
+            box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            print(box.x, box.y, box.width, box.height)
+            """)
+        let parts = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
+    }
+
+    /// Runs the first accessible action ("click") of the first node named `name` (and with
+    /// `role`, when given), as a screen reader would; true when it ran. Popover items report
+    /// no reliable screen position, so menus are driven this way.
+    static func activate(_ name: String, role: String? = nil, inApp app: String = "dossier") -> Bool {
+        let done = onNode(named: name, role: role, inAppMatching: "application.name == '\(app)'",
+                          "node.queryAction().doAction(0)\nprint('done')").contains("done")
+        Thread.sleep(forTimeInterval: 0.5)
+        return done
+    }
+
+    /// Runs the Python lines `body` (indented by the caller's literal) on the first node named
+    /// `name` in the first application for which `condition` holds; returns what it printed.
+    private static func onNode(named name: String, role: String? = nil, inAppMatching condition: String,
+                               _ body: String) -> String {
+        let roleTest = role.map { " and node.getRoleName() == '\($0)'" } ?? ""
+        let indentedBody = body.split(separator: "\n").map { "            " + $0 }.joined(separator: "\n")
         let script = """
             import pyatspi
             def find(node, depth):
                 try:
-                    if node.name == '\(name)': return node
+                    if node.name == '\(name)'\(roleTest): return node
                     if depth < 40:
                         for i in range(node.childCount):
                             found = find(node.getChildAtIndex(i), depth + 1)
@@ -139,16 +163,15 @@ enum DesktopSession {
                 except Exception: pass
                 return None
             for application in pyatspi.Registry.getDesktop(0):
-                if application is not None and '\(app)' in (application.name or '').lower():
+                if application is not None and \(condition):
                     node = find(application, 0)
                     if node is not None:
-                        box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                        print(box.x, box.y, box.width, box.height)
+            \(indentedBody)
                         break
             """
-        let parts = run(["/usr/bin/python3", "-c", script]).split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
+        return run(["/usr/bin/python3", "-c", script])
     }
+
     /// Presses the primary button at one point, moves in steps to another, and releases.
     static func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) {
         run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])

@@ -190,31 +190,4 @@ extension DesktopSession {
             """
         return run(["/usr/bin/python3", "-c", script]).split(separator: "\n").map(String.init)
     }
-
-    /// Runs the first action ("click") of the node with `name` and `role`, as a screen reader
-    /// would; true when it was found. (A popover's items report no reliable screen position.)
-    static func activate(_ name: String, role: String, app: String = "dossier") -> Bool {
-        let script = """
-            import pyatspi
-            def find(node, depth):
-                try:
-                    if node.name == '\(name)' and node.getRoleName() == '\(role)': return node
-                    if depth < 40:
-                        for i in range(node.childCount):
-                            found = find(node.getChildAtIndex(i), depth + 1)
-                            if found is not None: return found
-                except Exception: pass
-                return None
-            for application in pyatspi.Registry.getDesktop(0):
-                if application is not None and application.name == '\(app)':
-                    node = find(application, 0)
-                    if node is not None:
-                        node.queryAction().doAction(0)
-                        print('done')
-                        break
-            """
-        let done = run(["/usr/bin/python3", "-c", script]).contains("done")
-        Thread.sleep(forTimeInterval: 0.5)
-        return done
-    }
 }

@@ -56,10 +56,7 @@ public final class PreviewController {
 
     /// The last zoom transition, for tests: opening or closing, the frames it drew (the
     /// picture's rectangle in the window), and whether it finished.
-    public var lastTransition: (opening: Bool, frames: [(x: Double, y: Double, width: Double, height: Double)], finished: Bool)? {
-        guard let record = window?.zoom.record else { return nil }
-        return (record.opening, record.frames.map { ($0.x, $0.y, $0.width, $0.height) }, record.finished)
-    }
+    var lastTransition: ZoomTransition.Record? { window?.zoom.record }
 
     /// True when some renderer besides the info page shows the item's type.
     public static func canPreview(_ item: PreviewItem) -> Bool {
