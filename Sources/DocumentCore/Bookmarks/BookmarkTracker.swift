@@ -27,8 +27,11 @@ public final class BookmarkTracker: @unchecked Sendable {
     private var items: [String: TrackedItem] = [:]
 
     /// A tracker that reports through `onChange`; `options` bound the search after a move
-    /// inotify could not follow.
-    public init(options: Bookmark.ResolveOptions = Bookmark.ResolveOptions(),
+    /// inotify could not follow. The search runs in the background, after the fact, so it gets
+    /// two seconds by default rather than an interactive resolve's 200 ms: on a busy machine
+    /// with cold caches the walk can need more than that, and calling a moved file missing
+    /// stops following it for good.
+    public init(options: Bookmark.ResolveOptions = Bookmark.ResolveOptions(budget: .seconds(2)),
                 onChange: @escaping @Sendable (Event) -> Void) {
         self.options = options
         self.onChange = onChange
