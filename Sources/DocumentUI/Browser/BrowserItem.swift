@@ -18,6 +18,8 @@ struct BrowserItem: Sendable, Hashable {
     var location: String?
     /// For an item in the Trash: where it was and when it was deleted.
     var trashed: TrashedItem?
+    /// For a recent document: when it was last used.
+    var lastUsed: Date?
 
     /// What identifies the item across changes of its attributes: its path, worked out once
     /// (URL.path decodes the URL on every call, and a 100,000-item folder compares keys often).

@@ -15,6 +15,8 @@ final class BrowserListModel {
     /// The items the views show: `allItems` filtered.
     private(set) var items: [BrowserItem] = []
     private(set) lazy var object = ItemListObject(source: self)
+    /// The items that arrived by a live change (`apply`), for the cells to animate them in.
+    let arrivals = ArrivalLog()
 
     init() {}
 
@@ -55,6 +57,8 @@ final class BrowserListModel {
     func apply(_ changes: QueryChangeSet, showingFolder: Bool = false) {
         guard !changes.isEmpty else { return }
         let converted = ConvertedChanges(changes, showingFolder: showingFolder, old: allItems)
+        // New items only: a moved (renamed) item is one the user already saw.
+        arrivals.record(changes.inserted.map { $0.item.url.path })
         if filterText.isEmpty {
             // Shown and all are the same list: tell the views each range.
             applyPrecisely(converted)

@@ -11,7 +11,7 @@ extension DocumentBrowser {
         feed.itemsDidChange = { [weak self] in self?.updateVisibleChild() }
         feed.warning = { [weak self] message in self?.toast(message) }
         path.navigate = { [weak self] url in self?.go(to: .folder(url)) }
-        list.sortChanged = { [weak self] sort in self?.sort = sort }
+        list.sortChanged = { [weak self] sort in self?.chooseSort(sort) }
         grid.onActivate { [weak self] position in self?.activate(position) }
         list.onActivate { [weak self] position in self?.activate(position) }
         trashActions.report = { [weak self] message in self?.toast(message) }
@@ -28,11 +28,16 @@ extension DocumentBrowser {
         search.textDidChange = { [weak self] text in self?.searchChanged(text) }
         search.activeDidChange = { [weak self] active in
             guard let self else { return }
-            if !active {
+            if active {
+                self.scrollBeforeSearch = self.scrollOffsets
+            } else {
                 self.search.cancel()
                 self.model.filterText = ""
                 self.feed.showExtras(nil)
                 self.updateVisibleChild()
+                // Back where the folder was before the search (the results were elsewhere).
+                self.scroll(to: self.scrollBeforeSearch ?? [0, 0])
+                self.scrollBeforeSearch = nil
             }
             self.actionGroup.setState("search", active)
         }
@@ -99,11 +104,11 @@ extension DocumentBrowser {
         }
         actionGroup.addChoice("sort", sort.key.rawValue) { [weak self] value in
             guard let self, let key = BrowserSort.Key(rawValue: value) else { return }
-            self.sort = BrowserSort(key: key, reversed: self.sort.reversed)
+            self.chooseSort(BrowserSort(key: key, reversed: self.sort.reversed))
         }
         actionGroup.addToggle("sort-reversed", sort.reversed) { [weak self] value in
             guard let self else { return }
-            self.sort = BrowserSort(key: self.sort.key, reversed: value)
+            self.chooseSort(BrowserSort(key: self.sort.key, reversed: value))
         }
         actionGroup.addToggle("show-hidden", showsHidden) { [weak self] value in self?.showsHidden = value }
         actionGroup.addToggle("search", false) { [weak self] value in

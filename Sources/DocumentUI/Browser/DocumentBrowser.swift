@@ -61,6 +61,8 @@ public final class DocumentBrowser {
     var renaming: InlineRename?
     var pending = PendingSelection()
     var clipboardHoldsCut = false
+    /// Where the grid and the list were scrolled when the search began (restored after it).
+    var scrollBeforeSearch: [Double]?
 
     /// A browser showing `location`.
     public convenience init(location: BrowserLocation) {
@@ -74,6 +76,7 @@ public final class DocumentBrowser {
         g_object_ref(raw(model.object.model))  // the selection takes the reference it is given
         selection = gtk_multi_selection_new(model.object.model)
         grid = ItemGridView(selection: selection, loader: loader, pixels: BrowserZoom.iconSizes[BrowserZoom.defaultLevel])
+        grid.arrivals = model.arrivals
         list = ItemListView(selection: selection)
         controls = HeaderControls(searchBar: search.bar)
         trashActions = TrashActions(trash: trash)
@@ -110,7 +113,6 @@ public final class DocumentBrowser {
         installKeys()
         installItemActions()
         applyViewMode()
-        list.show(sort)
         controls.show(viewMode)
         show(location)
     }
@@ -164,6 +166,7 @@ public final class DocumentBrowser {
         path.show(location)
         gtk_widget_set_visible(trashActions.bar, location == .trash ? 1 : 0)
         feed.show(location, sort: sort, showsHidden: showsHidden)
+        showSort()
         gtk_selection_model_unselect_all(selection)
         scrollToTop()
         actionGroup.setEnabled("back", canGoBack)
@@ -190,11 +193,26 @@ public final class DocumentBrowser {
         didSet {
             guard sort != oldValue else { return }
             feed.setSort(sort)
-            list.show(sort)
-            actionGroup.setState("sort", sort.key.rawValue)
-            actionGroup.setState("sort-reversed", sort.reversed)
+            showSort()
             stateDidChange?()
         }
+    }
+
+    /// The user picked `sort` (view menu, a list header): it applies even where the location's
+    /// own order did (Recents by last use, the Trash by deletion date).
+    func chooseSort(_ chosen: BrowserSort) {
+        feed.leaveLocationOrder()
+        sort = chosen
+        showSort()
+    }
+
+    /// Shows the order in the view menu and the list's headers: none checked while Recents or
+    /// the Trash are in their own order.
+    func showSort() {
+        let own = feed.order != .sort(sort)
+        list.show(own ? nil : sort)
+        actionGroup.setState("sort", own ? "" : sort.key.rawValue)
+        actionGroup.setState("sort-reversed", own ? false : sort.reversed)
     }
 
     public var showsHidden = false {
@@ -267,9 +285,28 @@ public final class DocumentBrowser {
     }
 
     private func scrollToTop() {
-        for scrolled in [grid.scrolled, list.scrolled] {
+        scrollBeforeSearch = nil
+        scroll(to: [0, 0])
+    }
+
+    /// Where the grid and the list are scrolled (their vertical offsets).
+    var scrollOffsets: [Double] {
+        [grid.scrolled, list.scrolled].map { gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(cast($0))) }
+    }
+
+    /// Scrolls the grid and the list back to `offsets` — once the views have laid out the
+    /// items again (the adjustments grow with the layout, a few frames after the items came).
+    func scroll(to offsets: [Double], attempt: Int = 0) {
+        var short = false
+        for (scrolled, offset) in zip([grid.scrolled, list.scrolled], offsets) {
             let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
-            gtk_adjustment_set_value(adjustment, 0)
+            let reachable = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+            if offset > reachable + 0.5 { short = true }
+            gtk_adjustment_set_value(adjustment, offset)
+        }
+        guard short, attempt < 20 else { return }
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(20)) { [weak self] in
+            MainActor.assumeIsolated { self?.scroll(to: offsets, attempt: attempt + 1) }
         }
     }
 

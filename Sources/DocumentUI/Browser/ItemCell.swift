@@ -4,17 +4,22 @@ import Foundation
 import GObjectSupport
 
 /// A grid cell: the item's picture (its type's icon until the thumbnail comes) over its name
-/// on at most two lines, ellipsized in the middle, and the folder for a search result.
+/// on at most two lines, ellipsized in the middle, and the folder for a search result. An item
+/// that arrived by a live change fades in; a spinner over the picture while it is being opened.
 @MainActor
 final class GridCell {
     let root: Widget
     /// The picture: the source of the previewer's zoom.
     let image: Widget
-    private let label: Widget
+    /// The name: where the inline rename points.
+    let label: Widget
+    /// Holds the picture; the opening spinner goes over it.
+    let iconOverlay: Widget
     private let caption: Widget
     private(set) var item: BrowserItem?
     private var request: ThumbnailLoader.Request?
     private var pixels = 96
+    private(set) lazy var arrival = ArrivalAnimation(widget: root)
 
     init() {
         image = gtk_image_new()!
@@ -28,8 +33,11 @@ final class GridCell {
         caption = makeCellLabel(alignment: 0.5, classes: ["caption", "dim-label"])
         gtk_label_set_ellipsize(opaque(caption), PANGO_ELLIPSIZE_START)
         gtk_label_set_max_width_chars(opaque(caption), 14)
-        root = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, [image, label, caption])
-        gtk_widget_set_valign(image, GTK_ALIGN_END)
+        iconOverlay = gtk_overlay_new()!
+        gtk_overlay_set_child(cast(iconOverlay), image)
+        gtk_widget_set_halign(iconOverlay, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(iconOverlay, GTK_ALIGN_END)
+        root = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, [iconOverlay, label, caption])
         for part in [root, label, caption] { gtk_widget_set_halign(part, GTK_ALIGN_CENTER) }
         gtk_widget_set_valign(root, GTK_ALIGN_START)
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
@@ -37,11 +45,20 @@ final class GridCell {
         }
     }
 
-    /// Shows `item` at an icon size of `pixels`, asking `loader` for its thumbnail.
-    func bind(_ item: BrowserItem, pixels: Int, loader: ThumbnailLoader) {
+    /// Shows `item` at an icon size of `pixels`, asking `loader` for its thumbnail; animates
+    /// it in when it arrived by a live change (`arrivals`).
+    /// Returns true when it started an arrival animation.
+    @discardableResult
+    func bind(_ item: BrowserItem, pixels: Int, loader: ThumbnailLoader, arrivals: ArrivalLog? = nil) -> Bool {
         request?.cancel()
         request = nil
+        let rebound = self.item?.key == item.key
         self.item = item
+        var animates = false
+        if !rebound {
+            arrival.stop()
+            if let start = arrivals?.animationStart(for: item.key, at: g_get_monotonic_time()) { animates = arrival.run(from: start) }
+        }
         self.pixels = pixels
         gtk_image_set_pixel_size(cast(image), Int32(pixels))
         gtk_widget_set_size_request(image, Int32(pixels), Int32(pixels))
@@ -52,7 +69,7 @@ final class GridCell {
         gtk_widget_set_visible(caption, location == nil ? 0 : 1)
         if let texture = loader.cached(item, pixels: pixels) {
             showThumbnail(texture)
-            return
+            return animates
         }
         // Themed icons draw their own shading; only thumbnails get the drop shadow (blurred in
         // software by the cairo renderer, so never on every icon of a scrolling grid).
@@ -71,6 +88,7 @@ final class GridCell {
                 }
             }
         }
+        return animates
     }
 
     private func showThumbnail(_ texture: OpaquePointer) {
@@ -83,6 +101,7 @@ final class GridCell {
         request?.cancel()
         request = nil
         item = nil
+        arrival.stop()
     }
 }
 
@@ -92,7 +111,10 @@ final class GridCell {
 final class NameCell {
     let root: Widget
     let image: Widget
-    private let label: Widget
+    /// The name: where the inline rename points.
+    let label: Widget
+    /// Holds the icon; the opening spinner goes over it.
+    let iconOverlay: Widget
     private let caption: Widget
 
     init() {
@@ -105,7 +127,10 @@ final class NameCell {
         let texts = makeBox(GTK_ORIENTATION_VERTICAL, [label, caption])
         gtk_widget_set_valign(texts, GTK_ALIGN_CENTER)
         gtk_widget_set_hexpand(texts, 1)
-        root = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 10, [image, texts])
+        iconOverlay = gtk_overlay_new()!
+        gtk_overlay_set_child(cast(iconOverlay), image)
+        gtk_widget_set_valign(iconOverlay, GTK_ALIGN_CENTER)
+        root = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 10, [iconOverlay, texts])
     }
 
     func bind(_ item: BrowserItem) {

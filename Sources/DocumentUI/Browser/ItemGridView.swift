@@ -14,6 +14,10 @@ final class ItemGridView {
     /// Cells by their list item, while GTK keeps them.
     private var cells: [UnsafeMutableRawPointer: GridCell] = [:]
     private var cellsByRoot: [UnsafeMutableRawPointer: GridCell] = [:]
+    /// The items that arrived by a live change (a cell showing one animates it in).
+    var arrivals: ArrivalLog?
+    /// The keys of the items whose cells animated in, oldest first (for tests).
+    private(set) var animatedArrivals: [String] = []
 
     /// The icon size, in logical pixels; changing it re-lays the cells on screen.
     var pixels: Int {
@@ -62,7 +66,9 @@ final class ItemGridView {
                 guard let cell = self.cells[listItem],
                       let item = ItemListObject.item(of: gtk_list_item_get_item(OpaquePointer(listItem)).map { UnsafeMutableRawPointer($0) })
                 else { return }
-                cell.bind(item, pixels: self.pixels, loader: self.loader)
+                if cell.bind(item, pixels: self.pixels, loader: self.loader, arrivals: self.arrivals) {
+                    self.animatedArrivals = (self.animatedArrivals + [item.key]).suffix(100)
+                }
             }
         }
         connectSignal(raw(factory), "unbind") { [weak self] listItem in

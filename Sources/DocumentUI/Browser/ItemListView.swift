@@ -99,11 +99,11 @@ final class ItemListView {
         g_object_unref(raw(column))
     }
 
-    /// Shows `sort` as the sorting column and direction.
-    func show(_ sort: BrowserSort) {
+    /// Shows `sort` as the sorting column and direction (nil: no column, the location's order).
+    func show(_ sort: BrowserSort?) {
         showingSort = true
-        gtk_column_view_sort_by_column(cast(columnView), columns[sort.key],
-                                       sort.reversed ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING)
+        gtk_column_view_sort_by_column(cast(columnView), sort.flatMap { columns[$0.key] },
+                                       sort?.reversed == true ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING)
         showingSort = false
     }
 
@@ -122,6 +122,12 @@ final class ItemListView {
         connectNumberSignal(raw(columnView), "activate") { position in
             MainActor.assumeIsolated { handler(Int(position)) }
         }
+    }
+
+    /// The Name cell of the row showing `url`, if on screen.
+    func nameCell(showing url: URL) -> NameCell? {
+        let key = url.path
+        return nameCells.values.first { $0.item?.key == key }?.cell
     }
 
     /// The icon of the row showing `url`, if on screen.

@@ -19,6 +19,10 @@ final class LocationFeed {
     private(set) var state = State.loading { didSet { if state != oldValue { stateDidChange?(state) } } }
     private(set) var sort = BrowserSort()
     private(set) var showsHidden = false
+    /// Recents in the order they were last used and the Trash in the order things were
+    /// deleted, newest first, instead of `sort` — until the user picks a sort there (each
+    /// new location starts with its own order again).
+    private(set) var prefersLocationOrder = true
     var stateDidChange: ((State) -> Void)?
     /// Called after the items changed (whatever the cause).
     var itemsDidChange: (() -> Void)?
@@ -48,6 +52,7 @@ final class LocationFeed {
 
     /// Shows `location` in `sort` order.
     func show(_ location: BrowserLocation, sort: BrowserSort, showsHidden: Bool) {
+        prefersLocationOrder = true
         self.location = location
         self.sort = sort
         self.showsHidden = showsHidden
@@ -61,8 +66,30 @@ final class LocationFeed {
         if case .folder = location, let query {
             query.setOptions(options(for: query.options))
         } else {
-            setItems(folderItems.sorted(by: sort.areInIncreasingOrder))
+            setItems(folderItems.sorted(by: order.areInIncreasingOrder))
         }
+    }
+
+    /// Orders the items by `sort` from now on (the user picked it), not the location's order.
+    func leaveLocationOrder() {
+        guard prefersLocationOrder else { return }
+        prefersLocationOrder = false
+        if !isFolder { setItems(folderItems.sorted(by: order.areInIncreasingOrder)) }
+    }
+
+    /// The order the items are in now: the location's own or `sort`.
+    var order: LocationOrder {
+        guard prefersLocationOrder else { return .sort(sort) }
+        switch location {
+        case .recents: return .lastUsed
+        case .trash: return .deleted
+        default: return .sort(sort)
+        }
+    }
+
+    private var isFolder: Bool {
+        if case .folder = location { return true }
+        return false
     }
 
     func setShowsHidden(_ shows: Bool) {
@@ -188,9 +215,9 @@ final class LocationFeed {
     /// changed meanwhile.
     private func list(_ work: @escaping @Sendable () -> [BrowserItem]) {
         let generation = generation
-        let sort = sort
+        let order = order
         Task.detached {
-            let items = work().sorted(by: sort.areInIncreasingOrder)
+            let items = work().sorted(by: order.areInIncreasingOrder)
             await MainActor.run { [weak self] in
                 guard let self, self.generation == generation else { return }
                 self.setItems(items)
@@ -208,7 +235,8 @@ final class LocationFeed {
                 guard !recent.isMissing, let path = recent.path else { return nil }
                 let url = URL(fileURLWithPath: path)
                 let folder = displayPath(url.deletingLastPathComponent().path, home: directories.home.path)
-                guard let item = BrowserItem(reading: url, location: folder), showsHidden || !item.isHidden else { return nil }
+                guard var item = BrowserItem(reading: url, location: folder), showsHidden || !item.isHidden else { return nil }
+                item.lastUsed = recent.lastUsed
                 return item
             }
         }
@@ -225,7 +253,7 @@ final class LocationFeed {
             }
             Task { @MainActor in
                 guard let self, self.generation == generation else { return }
-                self.setItems(items.sorted(by: self.sort.areInIncreasingOrder))
+                self.setItems(items.sorted(by: self.order.areInIncreasingOrder))
                 self.state = .loaded
             }
         }
@@ -244,5 +272,25 @@ final class LocationFeed {
             guard let self, self.generation == generation, case .changes = event else { return }
             self.listTrash(watch: false)
         })
+    }
+}
+
+/// How a location's items are ordered: by the browser's sort, or Recents by when they were
+/// last used and the Trash by when things were deleted, newest first (folders not first).
+enum LocationOrder: Sendable, Equatable {
+    case sort(BrowserSort)
+    case lastUsed
+    case deleted
+
+    func areInIncreasingOrder(_ lhs: BrowserItem, _ rhs: BrowserItem) -> Bool {
+        let dates: (Date?, Date?)
+        switch self {
+        case .sort(let sort): return sort.areInIncreasingOrder(lhs, rhs)
+        case .lastUsed: dates = (lhs.lastUsed ?? lhs.modified, rhs.lastUsed ?? rhs.modified)
+        case .deleted: dates = (lhs.trashed?.deletionDate ?? lhs.modified, rhs.trashed?.deletionDate ?? rhs.modified)
+        }
+        let left = dates.0 ?? .distantPast, right = dates.1 ?? .distantPast
+        if left != right { return left > right }
+        return BrowserSort().areInIncreasingOrder(lhs, rhs)
     }
 }

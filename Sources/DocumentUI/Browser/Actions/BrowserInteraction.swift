@@ -201,7 +201,17 @@ extension DocumentBrowser: DocumentInteractionDelegate {
     /// The widget showing the item at `url` in the current view, if it is on screen.
     func itemWidget(for url: URL) -> Widget? {
         if viewMode == .grid { return grid.cell(showing: url)?.root }
-        return list.icon(showing: url).flatMap { gtk_widget_get_parent($0) }
+        return list.nameCell(showing: url)?.root
+    }
+
+    /// The label showing the item's name in the current view, if it is on screen.
+    func nameLabel(for url: URL) -> Widget? {
+        viewMode == .grid ? grid.cell(showing: url)?.label : list.nameCell(showing: url)?.label
+    }
+
+    /// The overlay over the item's icon in the current view (for a spinner), if on screen.
+    func iconOverlay(for url: URL) -> Widget? {
+        viewMode == .grid ? grid.cell(showing: url)?.iconOverlay : list.nameCell(showing: url)?.iconOverlay
     }
 
     /// `widget`'s bounds in `target`'s coordinates.

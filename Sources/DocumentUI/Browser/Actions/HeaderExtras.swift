@@ -61,21 +61,28 @@ extension DocumentBrowser {
     }
 }
 
-/// Shows a spinner on the items being opened until their app has started (the launcher
-/// waits a moment to see it start), so a slow app does not look like a missed click.
+/// Shows a spinner over the icons of the items being opened until their app has started (the
+/// launcher waits a moment to see it start), so a slow app does not look like a missed click.
+/// An overlay of a fixed size: the cell keeps its size.
 @MainActor
 final class LaunchIndicator {
     private var spinners: [String: Widget] = [:]
 
+    /// The items showing a spinner now (for tests).
+    var loading: [String] { Array(spinners.keys) }
+
     func start(_ urls: [URL], in browser: DocumentBrowser) {
         for url in urls where spinners[url.path] == nil {
-            guard let cell = browser.itemWidget(for: url) else { continue }
+            guard let overlay = browser.iconOverlay(for: url) else { continue }
             let spinner = gtk_spinner_new()!
             gtk_spinner_start(cast(spinner))
+            let size: Int32 = browser.viewMode == .grid ? 32 : 16
+            gtk_widget_set_size_request(spinner, size, size)
             gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
             gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+            gtk_widget_add_css_class(spinner, "dossier-opening")
             setAccessibleName(spinner, tr("Opening %s", url.lastPathComponent))
-            gtk_box_append(cast(cell), spinner)
+            gtk_overlay_add_overlay(cast(overlay), spinner)
             spinners[url.path] = spinner
         }
     }
@@ -83,7 +90,7 @@ final class LaunchIndicator {
     func stop(_ urls: [URL]) {
         for url in urls {
             guard let spinner = spinners.removeValue(forKey: url.path), let parent = gtk_widget_get_parent(spinner) else { continue }
-            gtk_box_remove(cast(parent), spinner)
+            gtk_overlay_remove_overlay(cast(parent), spinner)
         }
     }
 }

@@ -59,7 +59,7 @@ final class InlineRename {
         connectSignal(raw(button), "clicked") { [weak self] in self?.submit() }
     }
 
-    /// Shows the popover on `view`, pointing at `rectangle` (the cell), the base name selected.
+    /// Shows the popover on `view`, pointing at `rectangle` (the name), the base name selected.
     func present(on view: Widget, pointingAt rectangle: GdkRectangle) {
         gtk_widget_set_parent(popover, view)
         var target = rectangle
@@ -146,7 +146,7 @@ extension DocumentBrowser {
         let item = model[position]
         if attempt == 0 { selectOnly(position) }
         let view = currentView
-        guard let cell = itemWidget(for: url), let bounds = bounds(of: cell, in: view), bounds.width > 1 else {
+        guard let label = nameLabel(for: url), let bounds = bounds(of: label, in: view), bounds.width > 1 else {
             // Not laid out yet (a new item, or just scrolled to): try again once it is.
             guard attempt < 20 else { return }
             DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { [weak self] in
@@ -169,7 +169,7 @@ extension DocumentBrowser {
             gtk_widget_grab_focus(self.currentView)
         }
         renaming = rename
-        // Under the name: the bottom part of the cell (a list row: all of it).
+        // Under the name (not the whole cell: the arrow points at what is being renamed).
         let rectangle = GdkRectangle(x: Int32(bounds.x), y: Int32(bounds.y), width: Int32(max(bounds.width, 1)),
                                      height: Int32(max(bounds.height, 1)))
         rename.present(on: view, pointingAt: rectangle)

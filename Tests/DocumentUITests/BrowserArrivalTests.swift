@@ -1,0 +1,81 @@
+import CGtk
+import DocumentCore
+import DossierFixtures
+import Foundation
+import XCTest
+@testable import DocumentUI
+
+/// Items that arrive by a live change animate in (a fade and a growth over 200 ms on the frame
+/// clock); the folder's listing does not, and nothing moves with animations turned off.
+final class BrowserArrivalTests: XCTestCase {
+    func testTheLogAnimatesAnArrivalOnceAndCarriesOnAcrossRebinds() {
+        MainActor.assumeIsolated {
+            let log = ArrivalLog()
+            XCTAssertNil(log.animationStart(for: "/a", at: 1_000), "not arrived: no animation")
+            log.record(["/a"])
+            XCTAssertEqual(log.animationStart(for: "/a", at: 5_000), 5_000, "the first cell starts it now")
+            XCTAssertEqual(log.animationStart(for: "/a", at: 50_000), 5_000, "a cell bound again carries on")
+            XCTAssertNil(log.animationStart(for: "/a", at: 5_000 + 300_000), "once over, shown at rest")
+            XCTAssertNil(log.animationStart(for: "/a", at: 5_000 + 400_000))
+        }
+    }
+
+    func testANewFileFadesInButNotTheListingNorWithAnimationsOff() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["DISPLAY"] != nil
+                          && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"),
+                          "no display: UI tests run under `make test`, which starts Xvfb")
+        let folder = try TemporaryFolder("browser-arrival")
+        for index in 1...12 { try folder.write(String(format: "file%02d.txt", index), "Line \(index)\n") }
+        defer { withExtendedLifetime(folder) {} }
+        try MainActor.assumeIsolated { [url = folder.url] in
+            guard TestDisplay.initialize() else { throw XCTSkip("GTK could not open the display") }
+            dossier_set_animations_enabled(1)
+            defer { dossier_set_animations_enabled(1) }
+            let window = BrowserTestWindow(location: .folder(url))
+            let browser = window.browser
+            defer { window.close() }
+            XCTAssertTrue(spin { browser.model.count == 12 && browser.grid.boundItems.count == 12 }, "the folder is shown")
+            settle(0.5)
+            XCTAssertEqual(browser.grid.animatedArrivals, [], "the listing's items just appear")
+            window.screenshot("browser-arrival-0-before")
+
+            // A file made on disk: its cell fades and grows in, on the frame clock.
+            let new = url.appendingPathComponent("file00-new.txt")
+            try Data("new\n".utf8).write(to: new)
+            XCTAssertTrue(spin { browser.grid.animatedArrivals.contains(new.path) }, "the new file's cell animates in")
+            let cell = try XCTUnwrap(browser.grid.cell(showing: new))
+            XCTAssertTrue(spin(timeout: 2) { (cell.arrival.progress ?? 0) > 0.1 }, "frames move it on")
+            let progress = try XCTUnwrap(cell.arrival.progress, "still running")
+            XCTAssertLessThan(gtk_widget_get_opacity(cell.root), 1, "half see-through at \(progress)")
+            // No main-loop turn until the screenshot: the screen keeps this frame.
+            DesktopTest.screenshot("browser-arrival-1-mid")
+            XCTAssertTrue(spin(timeout: 3) { cell.arrival.progress == nil }, "it ends")
+            XCTAssertEqual(gtk_widget_get_opacity(cell.root), 1, "at rest, fully shown")
+            XCTAssertFalse(gtk_widget_has_css_class(cell.root, "dossier-arriving-0") != 0)
+            XCTAssertEqual(browser.model.position(of: new), 0, "at its place")
+            XCTAssertEqual(browser.grid.animatedArrivals, [new.path], "only the new file animated")
+            window.screenshot("browser-arrival-2-after")
+
+            // With animations off, a new file just appears.
+            dossier_set_animations_enabled(0)
+            let quiet = url.appendingPathComponent("file00-quiet.txt")
+            try Data("quiet\n".utf8).write(to: quiet)
+            XCTAssertTrue(spin { browser.grid.cell(showing: quiet) != nil }, "the second new file is shown")
+            settle(0.1)
+            XCTAssertEqual(browser.grid.animatedArrivals, [new.path], "no animation with animations off")
+            let quietCell = try XCTUnwrap(browser.grid.cell(showing: quiet))
+            XCTAssertNil(quietCell.arrival.progress)
+            XCTAssertEqual(gtk_widget_get_opacity(quietCell.root), 1)
+
+            // Another folder's listing does not animate either (animations on again).
+            dossier_set_animations_enabled(1)
+            let other = url.appendingPathComponent("Other")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            for index in 1...5 { try Data("o\n".utf8).write(to: other.appendingPathComponent("other\(index).txt")) }
+            browser.go(to: .folder(other))
+            XCTAssertTrue(spin { browser.model.count == 5 && browser.grid.boundItems.count == 5 })
+            settle(0.3)
+            XCTAssertEqual(browser.grid.animatedArrivals, [new.path], "a listing never animates")
+        }
+    }
+}
