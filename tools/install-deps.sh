@@ -21,8 +21,8 @@ packages=(
   librsvg2-common procps
   # type database, translations, desktop data checks, install through meson
   shared-mime-info gettext locales desktop-file-utils appstream meson ninja-build
-  # tests: a display, a session bus, accessibility, input, screenshots
-  xvfb xauth dbus dbus-x11 at-spi2-core python3-gi python3-dogtail xdotool x11-utils xclip imagemagick
+  # tests: a display, a session bus, accessibility, input, screenshots, a GTK 4 peer for drag and drop
+  xvfb xauth dbus dbus-x11 at-spi2-core python3-gi gir1.2-gtk-4.0 python3-dogtail xdotool x11-utils xclip imagemagick
   # samples and benchmarks: file(1) is the peer the type detection is measured against
   file ffmpeg fonts-dejavu-core zip poppler-utils
   # tags: getfattr/setfattr read and write user.xdg.tags as other programs do

@@ -20,8 +20,7 @@ extension DocumentBrowser {
             let target = gtk_drop_target_new(gdk_file_list_get_type(), GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))!
             connectDropValue(raw(target)) { [weak self] value, x, y in
                 guard let self else { return false }
-                let state = gtk_event_controller_get_current_event_state(target).rawValue
-                return self.drop(Self.urls(in: value), on: view, x: x, y: y, move: state & GDK_SHIFT_MASK.rawValue != 0)
+                return self.drop(Self.urls(in: value), on: view, x: x, y: y, move: Self.isMove(target))
             }
             gtk_widget_add_controller(view, target)
         }
@@ -59,6 +58,16 @@ extension DocumentBrowser {
         }
         place(urls, into: destination, move: move)
         return true
+    }
+
+    /// Whether a drop moves: the source asked for a move only (another app's drag with Shift
+    /// held: the X drag protocol carries the action, not the keys), or Shift is down here.
+    private static func isMove(_ target: OpaquePointer) -> Bool {
+        let state = gtk_event_controller_get_current_event_state(target).rawValue
+        if state & GDK_SHIFT_MASK.rawValue != 0 { return true }
+        guard let drop = gtk_drop_target_get_current_drop(target) else { return false }
+        let actions = gdk_drop_get_actions(drop).rawValue
+        return actions & GDK_ACTION_MOVE.rawValue != 0 && actions & GDK_ACTION_COPY.rawValue == 0
     }
 
     /// The files of a dropped GdkFileList.

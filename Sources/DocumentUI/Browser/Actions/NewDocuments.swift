@@ -116,6 +116,12 @@ extension DocumentBrowser {
             }
         }
         gtk_file_chooser_set_choice(chooser, "mode", "copy")
+        // Without a filter GTK's own dialog shows an empty "(None)" filter menu.
+        let all = gtk_file_filter_new()!
+        gtk_file_filter_set_name(all, tr("All Files"))
+        gtk_file_filter_add_pattern(all, "*")
+        gtk_file_chooser_add_filter(chooser, all)
+        g_object_unref(raw(all))
         connectNumberSignal(raw(chooser), "response") { [weak self] response in
             MainActor.assumeIsolated {
                 defer { g_object_unref(raw(chooser)) }

@@ -111,7 +111,8 @@ final class OperationsProgress {
         for (id, row) in rows {
             let total = max(row.progress.totalUnitCount, 1)
             let fraction = min(1, Double(row.progress.completedUnitCount) / Double(total))
-            gtk_progress_bar_set_fraction(cast(row.bar), row.finished != nil ? 1 : fraction)
+            // A cancelled copy stays where it stopped: a full bar would say it got done.
+            gtk_progress_bar_set_fraction(cast(row.bar), row.finished != nil && !row.progress.isCancelled ? 1 : fraction)
             let text: String
             if row.progress.isCancelled {
                 text = tr("Cancelled")
