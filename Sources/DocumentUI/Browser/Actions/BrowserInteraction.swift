@@ -179,7 +179,7 @@ extension DocumentBrowser: DocumentInteractionDelegate {
 
     public func documentInteractionController(_ controller: DocumentInteractionController, didEndSendingTo application: Application,
                                               error: ApplicationError?) {
-        launchIndicator.stop(controller.urls)
+        launchIndicator.launched(controller.urls, failed: error != nil, in: self)
     }
 
     public func documentInteractionController(_ controller: DocumentInteractionController, didPerform action: DocumentAction,

@@ -61,12 +61,16 @@ extension DocumentBrowser {
     }
 }
 
-/// Shows a spinner over the icons of the items being opened until their app has started (the
-/// launcher waits a moment to see it start), so a slow app does not look like a missed click.
-/// An overlay of a fixed size: the cell keeps its size.
+/// Shows a spinner over the icons of the items being opened until their app has shown up: its
+/// window took the focus from ours, or a few seconds passed (an app's start is not reported
+/// otherwise), so a slow app does not look like a missed click. A failed launch ends it at
+/// once. An overlay of a fixed size: the cell keeps its size.
 @MainActor
 final class LaunchIndicator {
+    /// How long a spinner stays after its app was started when no window of it takes the focus.
+    static let patience: TimeInterval = 5
     private var spinners: [String: Widget] = [:]
+    private var watchedWindow: UnsafeMutableRawPointer?
 
     /// The items showing a spinner now (for tests).
     var loading: [String] { Array(spinners.keys) }
@@ -84,6 +88,25 @@ final class LaunchIndicator {
             setAccessibleName(spinner, tr("Opening %s", url.lastPathComponent))
             gtk_overlay_add_overlay(cast(overlay), spinner)
             spinners[url.path] = spinner
+        }
+    }
+
+    /// The app for `urls` was started (or failed to): the spinners go when its window shows.
+    func launched(_ urls: [URL], failed: Bool, in browser: DocumentBrowser) {
+        guard !failed, let window = browser.parentWindow else { return stop(urls) }
+        let raw = UnsafeMutableRawPointer(window)
+        if watchedWindow != raw {
+            watchedWindow = raw
+            connectSignal(raw, "notify::is-active") { [weak self] (_: UnsafeMutableRawPointer?) in
+                MainActor.assumeIsolated {
+                    guard let self, gtk_window_is_active(window) == 0 else { return }
+                    // Another window took the focus: the app has shown up.
+                    self.stop(self.spinners.keys.map { URL(fileURLWithPath: $0) })
+                }
+            }
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.patience) { [weak self] in
+            MainActor.assumeIsolated { self?.stop(urls) }
         }
     }
 
