@@ -301,7 +301,8 @@ public final class DocumentBrowser {
         for (scrolled, offset) in zip([grid.scrolled, list.scrolled], offsets) {
             let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
             let reachable = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
-            if offset > reachable + 0.5 { short = true }
+            // Not laid out that far yet: set once it is (the grid warns of a place it lacks).
+            if offset > reachable + 0.5 && attempt < 20 { short = true; continue }
             gtk_adjustment_set_value(adjustment, offset)
         }
         guard short, attempt < 20 else { return }
