@@ -48,9 +48,16 @@ final class BrowserListModel {
     /// Replaces every item. Items that stay keep their objects in the views when the order of
     /// those that stay is unchanged (the others are removed and inserted where they now are);
     /// a new order resets the views.
-    func replace(with newItems: [BrowserItem]) {
+    /// `resetting` skips working out what stayed: the views get one reset.
+    func replace(with newItems: [BrowserItem], resetting: Bool = false) {
         allItems = newItems
-        replaceShown(with: filtered(newItems))
+        if resetting {
+            let old = items.count
+            items = filtered(newItems)
+            object.itemsChanged(at: 0, removed: old, added: items.count)
+        } else {
+            replaceShown(with: filtered(newItems))
+        }
     }
 
     /// Applies a query's change set (relative to the items as last delivered).
@@ -68,38 +75,6 @@ final class BrowserListModel {
             converted.apply(to: &all)
             allItems = all
             replaceShown(with: filtered(all))
-        }
-    }
-
-    /// Adds sorted items to sorted ones (a query's next batch), each insertion told — or, when
-    /// they land all over the list (a batch of a folder being read), one reset: cheaper for
-    /// the views than thousands of ranges, and no set of 100,000 keys built per batch.
-    func merge(_ batch: [BrowserItem], order: BrowserSort) {
-        var merged: [BrowserItem] = []
-        merged.reserveCapacity(allItems.count + batch.count)
-        var arriving: [Int] = []
-        arriving.reserveCapacity(batch.count)
-        let sortedBatch = batch.sorted(by: order.areInIncreasingOrder)
-        var left = 0, right = 0
-        while left < allItems.count && right < sortedBatch.count {
-            if order.areInIncreasingOrder(sortedBatch[right], allItems[left]) {
-                arriving.append(merged.count)
-                merged.append(sortedBatch[right]); right += 1
-            } else {
-                merged.append(allItems[left]); left += 1
-            }
-        }
-        merged += allItems[left...]
-        arriving += merged.count..<(merged.count + sortedBatch.count - right)
-        merged += sortedBatch[right...]
-        guard filterText.isEmpty else { return replace(with: merged) }
-        allItems = merged
-        if Self.runs(arriving).count > Self.maximumRanges {
-            let old = items.count
-            items = merged
-            object.itemsChanged(at: 0, removed: old, added: merged.count)
-        } else {
-            applyPrecisely(ConvertedChanges(leaving: [], arriving: arriving.map { (index: $0, item: merged[$0]) }, updated: []))
         }
     }
 

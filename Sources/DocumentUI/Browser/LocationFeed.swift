@@ -1,3 +1,4 @@
+import CGLib
 import DocumentCore
 import Foundation
 
@@ -29,7 +30,10 @@ final class LocationFeed {
     /// Called for problems that do not end the listing (a change that could not be made…).
     var warning: ((String) -> Void)?
 
-    private var query: DirectoryQuery?
+    private var listing: FolderListing?
+    /// The newest list of a folder being listed, waiting for the main loop to be idle.
+    private var pendingListed: [BrowserItem]?
+    private var pendingSource: guint = 0
     private var trashWatch: DirectoryQuery?
     private var tagIndex: TagIndex?
     private var generation = 0
@@ -38,7 +42,6 @@ final class LocationFeed {
     /// Search results from subfolders, shown with the folder's items while a search runs.
     private var extraItems: [BrowserItem] = []
     private var isShowingExtras = false
-    private var firstBatch = true
 
     /// The directories the Trash, recents and tags are read from (tests pass private ones).
     let directories: UserDirectories
@@ -63,8 +66,8 @@ final class LocationFeed {
     func setSort(_ sort: BrowserSort) {
         guard sort != self.sort else { return }
         self.sort = sort
-        if case .folder = location, let query {
-            query.setOptions(options(for: query.options))
+        if case .folder = location, let listing {
+            listing.setOptions(options(for: listing.query.options), sort: sort)
         } else {
             setItems(folderItems.sorted(by: order.areInIncreasingOrder))
         }
@@ -95,8 +98,8 @@ final class LocationFeed {
     func setShowsHidden(_ shows: Bool) {
         guard shows != showsHidden else { return }
         showsHidden = shows
-        if case .folder = location, let query {
-            query.setOptions(options(for: query.options))
+        if case .folder = location, let listing {
+            listing.setOptions(options(for: listing.query.options), sort: sort)
         } else {
             reload()
         }
@@ -106,7 +109,6 @@ final class LocationFeed {
     func reload() {
         stop()
         generation += 1
-        firstBatch = true
         folderItems = []
         extraItems = []
         state = .loading
@@ -121,8 +123,13 @@ final class LocationFeed {
     }
 
     func stop() {
-        query?.stop()
-        query = nil
+        listing?.stop()
+        listing = nil
+        pendingListed = nil
+        if pendingSource != 0 {
+            g_source_remove(pendingSource)
+            pendingSource = 0
+        }
         trashWatch?.stop()
         trashWatch = nil
         tagIndex?.stop()
@@ -138,18 +145,20 @@ final class LocationFeed {
         publish()
     }
 
-    private func publish() {
+    /// `resetting`: tell the views one reset instead of working out what changed (a folder's
+    /// list while it is read, where the new items land all over).
+    private func publish(resetting: Bool = false) {
         if isShowingExtras {
             model.replace(with: (folderItems + extraItems).sorted(by: sort.areInIncreasingOrder))
         } else {
-            model.replace(with: folderItems)
+            model.replace(with: folderItems, resetting: resetting)
         }
         itemsDidChange?()
     }
 
-    private func setItems(_ items: [BrowserItem]) {
+    private func setItems(_ items: [BrowserItem], resetting: Bool = false) {
         folderItems = items
-        publish()
+        publish(resetting: resetting)
     }
 
     // MARK: Folders
@@ -161,31 +170,32 @@ final class LocationFeed {
     }
 
     private func startQuery(_ url: URL) {
-        let query = DirectoryQuery(folder: url, options: options())
-        self.query = query
+        let listing = FolderListing(folder: url, options: options(), sort: sort)
+        self.listing = listing
         let generation = generation
-        query.start(onMainActor: { [weak self] event in
+        listing.start(onMainActor: { [weak self] event in
             guard let self, self.generation == generation else { return }
-            self.handle(event)
+            self.receive(event)
         })
     }
 
-    private func handle(_ event: QueryEvent) {
+    /// Lists while the folder is read are kept until the main loop is idle (after GTK's
+    /// layout and paint), and only the newest is shown; every other event is handled at once,
+    /// after any list still waiting, so the order holds.
+    private func receive(_ event: FolderListing.Event) {
+        if case .listed(let items) = event {
+            pendingListed = items
+            if pendingSource == 0 { pendingSource = Self.whenIdle(self) }
+            return
+        }
+        showPendingListed()
         switch event {
-        case .batch(let items):
-            let converted = items.map { BrowserItem($0) }
-            if firstBatch {
-                firstBatch = false
-                setItems(converted)
-            } else if isShowingExtras {
-                setItems(Self.merge(folderItems, converted, sort))
-            } else {
-                model.merge(converted, order: sort)
-                folderItems = model.allItems
-                itemsDidChange?()
-            }
-        case .reload(let items, _):
-            setItems(items.map { BrowserItem($0) })
+        case .listed: break
+        case .complete(let items):
+            if let items { setItems(items) }
+            state = .loaded
+        case .relisted(let items):
+            setItems(items)
             state = .loaded
         case .changes(let changes):
             if isShowingExtras || !model.filterText.isEmpty {
@@ -205,8 +215,30 @@ final class LocationFeed {
         }
     }
 
-    static func merge(_ lhs: [BrowserItem], _ rhs: [BrowserItem], _ sort: BrowserSort) -> [BrowserItem] {
-        (lhs + rhs).sorted(by: sort.areInIncreasingOrder)
+    private func showPendingListed() {
+        if pendingSource != 0 {
+            g_source_remove(pendingSource)
+            pendingSource = 0
+        }
+        guard let items = pendingListed else { return }
+        pendingListed = nil
+        setItems(items, resetting: true)
+    }
+
+    /// An idle source (below GTK's redraw priority) that shows the pending list.
+    private static func whenIdle(_ feed: LocationFeed) -> guint {
+        let box = Unmanaged.passRetained(WeakFeed(feed)).toOpaque()
+        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+            let weak = Unmanaged<WeakFeed>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                guard let feed = weak.feed else { return }
+                feed.pendingSource = 0
+                feed.showPendingListed()
+            }
+            return 0  // G_SOURCE_REMOVE
+        }, box, { data in
+            Unmanaged<WeakFeed>.fromOpaque(data!).release()
+        })
     }
 
     // MARK: Recents, tags, Trash
@@ -293,4 +325,10 @@ enum LocationOrder: Sendable, Equatable {
         if left != right { return left > right }
         return BrowserSort().areInIncreasingOrder(lhs, rhs)
     }
+}
+
+/// The feed as an idle source's data, without keeping it alive.
+private final class WeakFeed {
+    weak var feed: LocationFeed?
+    init(_ feed: LocationFeed) { self.feed = feed }
 }
