@@ -36,6 +36,9 @@ struct PreviewerServiceCommand {
     @MainActor
     private static func serve() -> Int32 {
         openDisplay()
+        // Started by D-Bus for an item that is about to come: what it will need loads on
+        // another core meanwhile (after openDisplay: no thread may run while it sets GDK_DEBUG).
+        PreviewController.prepareInBackground()
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", G_APPLICATION_IS_SERVICE)!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)
