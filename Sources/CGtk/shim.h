@@ -67,6 +67,32 @@ static inline int dossier_poppler_uri_links(PopplerPage *page, double scale, dou
     return count;
 }
 
+/* True when OpenGL could only be drawn in software here (Mesa's llvmpipe): the machine has no
+   GPU render node, or the X server has no direct rendering (Xvfb, Xvnc: no DRI2, DRI3 or
+   NVIDIA's GLX), so GLX falls back to software. Asked before GTK opens its display: one short
+   extra X connection. Wayland with a render node counts as hardware. */
+static inline gboolean dossier_gl_is_software(void) {
+    gboolean render_node = FALSE;
+    GDir *devices = g_dir_open("/dev/dri", 0, NULL);
+    if (devices != NULL) {
+        const char *name;
+        while (!render_node && (name = g_dir_read_name(devices)) != NULL) render_node = g_str_has_prefix(name, "renderD");
+        g_dir_close(devices);
+    }
+    if (!render_node) return TRUE;
+    const char *backend = g_getenv("GDK_BACKEND");
+    gboolean x11 = backend != NULL ? g_str_has_prefix(backend, "x11") : g_getenv("WAYLAND_DISPLAY") == NULL;
+    if (!x11 || g_getenv("DISPLAY") == NULL) return FALSE;
+    Display *display = XOpenDisplay(NULL);
+    if (display == NULL) return FALSE;
+    int opcode, event, error;
+    gboolean direct = XQueryExtension(display, "DRI3", &opcode, &event, &error)
+        || XQueryExtension(display, "DRI2", &opcode, &event, &error)
+        || XQueryExtension(display, "NV-GLX", &opcode, &event, &error);
+    XCloseDisplay(display);
+    return !direct;
+}
+
 /* Makes a toplevel transient for another program's window, named by a window handle as
    xdg-desktop-portal writes them ("x11:<hex XID>" or "wayland:<exported handle>"), so the
    window manager keeps it above that window. Returns FALSE for an unknown or empty handle. */

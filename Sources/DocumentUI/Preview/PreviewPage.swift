@@ -52,22 +52,24 @@ final class PreviewPage {
     func start() {
         guard work == nil else { return }
         let item = item
-        work = Task { @MainActor [weak self] in
-            // The type needs the file's first bytes: off the main thread.
-            let detected = await Task.detached { () -> Result<DocumentType, PreviewError> in
-                do throws(ItemError) {
-                    let info = try ItemInfo.inspect(item.url.path)
-                    switch info.kind {
-                    case .regular, .directory, .symbolicLink: return .success(info.type)
-                    default:
-                        // A FIFO or a device could be read forever: never opened.
-                        return .failure(PreviewError(tr("It is a %s, not a file: only files and folders can be previewed.",
-                                                        info.type.localizedDescription)))
-                    }
-                } catch {
-                    return .failure(PreviewError(error.description))
+        // The type needs the file's first bytes: off the main thread, started at once, while
+        // the main thread still builds and shows the window.
+        let detection = Task.detached { () -> Result<DocumentType, PreviewError> in
+            do throws(ItemError) {
+                let info = try ItemInfo.inspect(item.url.path)
+                switch info.kind {
+                case .regular, .directory, .symbolicLink: return .success(info.type)
+                default:
+                    // A FIFO or a device could be read forever: never opened.
+                    return .failure(PreviewError(tr("It is a %s, not a file: only files and folders can be previewed.",
+                                                    info.type.localizedDescription)))
                 }
-            }.value
+            } catch {
+                return .failure(PreviewError(error.description))
+            }
+        }
+        work = Task { @MainActor [weak self] in
+            let detected = await detection.value
             guard let self, !Task.isCancelled else { return }
             switch detected {
             case .failure(let error):

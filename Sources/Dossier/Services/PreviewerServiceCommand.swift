@@ -36,6 +36,9 @@ struct PreviewerServiceCommand {
     @MainActor
     private static func serve() -> Int32 {
         openDisplay()
+        // Started by D-Bus for an item that is about to come: what it will need loads on
+        // another core meanwhile (after openDisplay: no thread may run while it sets GDK_DEBUG).
+        PreviewController.prepareInBackground()
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", G_APPLICATION_IS_SERVICE)!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)
@@ -60,14 +63,18 @@ struct PreviewerServiceCommand {
     }
 
     /// Opens the display before the application starts. GDK probes OpenGL when it opens an
-    /// X11 display, loading the GL driver (Mesa's llvmpipe under Xvfb: ~45 ms of CPU, a third
-    /// of a cold start). With the cairo renderer (`GSK_RENDERER=cairo`) nothing is ever drawn
-    /// with it, so the probe is skipped; with the default GL renderer it stays. The setting is
-    /// gone again before any thread starts: applications opened from the previewer do not inherit it.
+    /// X11 display, and with GL the first frame waits for its renderer. Where GL can only be
+    /// drawn in software (no GPU, or an X server without direct rendering: Mesa's llvmpipe)
+    /// that costs more than it gives: loading the driver and compiling GTK's shaders with LLVM
+    /// take a few hundred ms of CPU on a cold start, and llvmpipe draws GTK 4.8's frames no
+    /// faster than cairo. There, and with `GSK_RENDERER=cairo`, GL is left out and GTK draws
+    /// with cairo. An explicit `GSK_RENDERER` or `GDK_DEBUG` is left alone. The setting is
+    /// gone again before any thread starts: applications opened from the previewer do not
+    /// inherit it.
     @MainActor
     private static func openDisplay() {
         let renderer = getenv("GSK_RENDERER").map { String(cString: $0) }
-        let skipGL = renderer == "cairo" && getenv("GDK_DEBUG") == nil
+        let skipGL = getenv("GDK_DEBUG") == nil && (renderer == "cairo" || (renderer == nil && dossier_gl_is_software() != 0))
         if skipGL { setenv("GDK_DEBUG", "gl-disable", 0) }
         gtk_init()
         if skipGL { unsetenv("GDK_DEBUG") }

@@ -10,12 +10,14 @@ import GObjectSupport
 @MainActor
 public final class PDFRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.pdf]
+    static let pageSpacing: Int32 = 12
     public let view: Widget
     private let column: Widget
     private let scrolled: Widget
     private let sidebar = PageSidebar()
     private let pagesButton: Widget
     private var pictures: [Int: Widget] = [:]
+    private let nearby: NearbyPictures
     private var selections: [Int: PageSelection] = [:]
     private var pageWidth: Int32 = 900
     private var document: PopplerDocumentReference?
@@ -26,12 +28,13 @@ public final class PDFRenderer: PreviewRenderer {
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     public init() {
-        column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)
+        column = gtk_box_new(GTK_ORIENTATION_VERTICAL, Self.pageSpacing)
         gtk_widget_set_margin_top(column, 12)
         gtk_widget_set_margin_bottom(column, 12)
         gtk_widget_set_halign(column, GTK_ALIGN_CENTER)
         scrolled = gtk_scrolled_window_new()
         gtk_scrolled_window_set_child(cast(scrolled), column)
+        nearby = NearbyPictures(scrolled: scrolled, content: column, spacing: Double(Self.pageSpacing))
         gtk_widget_set_hexpand(scrolled, 1)
         pagesButton = gtk_toggle_button_new()
         gtk_button_set_icon_name(cast(pagesButton), "sidebar-show-symbolic")
@@ -93,8 +96,14 @@ public final class PDFRenderer: PreviewRenderer {
     /// A page width that fits the window, leaving room for the margins and the scroll bar.
     private var fittingWidth: Int32 {
         let root = gtk_widget_get_root(view).map { widget($0) }
+        var width = root.map { gtk_widget_get_width($0) } ?? 0
+        if width <= 0, let root {
+            // Not laid out yet (the first showing): the width it is about to get.
+            var height: Int32 = 0
+            gtk_window_get_default_size(cast(root), &width, &height)
+        }
         // Room for the page sidebar when the document has several pages.
-        let available = (root.map { gtk_widget_get_width($0) } ?? 0) - Int32(PageSidebar.thumbnailWidth) - 40
+        let available = width - Int32(PageSidebar.thumbnailWidth) - 40
         return available > 200 ? min(max(available - 64, 200), 1600) : 800
     }
 
@@ -183,9 +192,7 @@ public final class PDFRenderer: PreviewRenderer {
         // cairo's ARGB32 on a little-endian machine is B, G, R, A in memory, premultiplied.
         let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(rendered.stride))
         g_bytes_unref(bytes)
-        let picture = gtk_picture_new_for_paintable(texture)!
-        g_object_unref(raw(texture!))
-        gtk_picture_set_can_shrink(cast(picture), 0)
+        let picture = gtk_picture_new()!
         gtk_widget_add_css_class(picture, "card")
         setAccessibleName(picture, tr("Page %s", String(page + 1)))
         if !rendered.links.isEmpty {
@@ -203,6 +210,8 @@ public final class PDFRenderer: PreviewRenderer {
         selections[page] = selection
         gtk_box_append(cast(column), selection.view)
         pictures[page] = selection.view
+        nearby.append(picture, texture: ObjectReference(adopting: UnsafeMutableRawPointer(texture!)),
+                      width: rendered.width, height: rendered.height)
     }
 
     public func zoom(_ change: ZoomChange) {
@@ -217,6 +226,7 @@ public final class PDFRenderer: PreviewRenderer {
         drawing?.cancel()
         while let child = gtk_widget_get_first_child(column) { gtk_box_remove(cast(column), child) }
         pictures.removeAll()
+        nearby.removeAll()
         selections.removeAll()
         drawRest(from: 0, count: count)
     }

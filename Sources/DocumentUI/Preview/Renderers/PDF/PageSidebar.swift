@@ -11,6 +11,7 @@ final class PageSidebar {
 
     let view: Widget
     private let list: Widget
+    private let nearby: NearbyPictures
     var onSelect: ((Int) -> Void)?
 
     init() {
@@ -24,6 +25,8 @@ final class PageSidebar {
         gtk_scrolled_window_set_child(cast(scrolled), list)
         gtk_widget_set_vexpand(scrolled, 1)
         setAccessibleName(scrolled, tr("Page thumbnails"))
+        // Between two thumbnails: the list's spacing, the page number and the button's padding.
+        nearby = NearbyPictures(scrolled: scrolled, content: list, spacing: 40)
         view = gtk_revealer_new()
         gtk_revealer_set_transition_type(cast(view), GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT)
         gtk_revealer_set_child(cast(view), scrolled)
@@ -40,9 +43,7 @@ final class PageSidebar {
         let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes,
                                              gsize(rendered.stride))
         g_bytes_unref(bytes)
-        let picture = gtk_picture_new_for_paintable(texture)!
-        g_object_unref(raw(texture!))
-        gtk_picture_set_can_shrink(cast(picture), 0)
+        let picture = gtk_picture_new()!
         let number = makeLabel(String(index + 1), classes: ["caption", "dim-label"])
         let button = gtk_button_new()!
         gtk_button_set_child(cast(button), makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, [picture, number]))
@@ -50,9 +51,12 @@ final class PageSidebar {
         setAccessibleName(button, tr("Page %s thumbnail", String(index + 1)))
         connectSignal(raw(button), "clicked") { [weak self] () -> Void in self?.onSelect?(index) }
         gtk_box_append(cast(list), button)
+        nearby.append(picture, texture: ObjectReference(adopting: UnsafeMutableRawPointer(texture!)),
+                      width: rendered.width, height: rendered.height)
     }
 
     func removeAll() {
         while let child = gtk_widget_get_first_child(list) { gtk_box_remove(cast(list), child) }
+        nearby.removeAll()
     }
 }

@@ -37,7 +37,9 @@ public final class TextRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
-        let read = await Task.detached { () -> Result<(String, Int64), PreviewError> in
+        let name = item.url.lastPathComponent
+        let identifier = type.identifier
+        let read = await Task.detached { () -> Result<(String, Int64, LanguageReference?), PreviewError> in
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
             }
@@ -46,13 +48,12 @@ public final class TextRenderer: PreviewRenderer {
             try? handle.seek(toOffset: 0)
             let data = (try? handle.read(upToCount: TextRenderer.limit)) ?? Data()
             // Invalid UTF-8 (Latin-1 files, a cut inside a character) shows repaired.
-            return .success((String(decoding: data, as: UTF8.self), size))
+            return .success((String(decoding: data, as: UTF8.self), size, Self.guessLanguage(name, identifier)))
         }.value
-        let (text, size) = try read.get()
+        let (text, size, language) = try read.get()
         let buffer = gtk_text_view_get_buffer(cast(source))
-        let manager = gtk_source_language_manager_get_default()
-        if let language = gtk_source_language_manager_guess_language(manager, item.url.lastPathComponent, type.identifier) {
-            gtk_source_buffer_set_language(cast(buffer), language)
+        if let language {
+            gtk_source_buffer_set_language(cast(buffer), language.pointer)
         }
         let schemes = gtk_source_style_scheme_manager_get_default()
         if let scheme = gtk_source_style_scheme_manager_get_scheme(schemes, "Adwaita") {
@@ -68,10 +69,32 @@ public final class TextRenderer: PreviewRenderer {
         setAccessibleName(source, tr("Text of %s", item.displayTitle))
     }
 
+    /// The language manager the languages are guessed with. Guessing reads the header of
+    /// every language definition (~150 files, the longest step of showing a text file when
+    /// it is the first), so it happens off the main thread with a manager of its own, one
+    /// guess at a time; its languages are then used on the main thread (a language is only
+    /// read there once a buffer highlights with it).
+    nonisolated(unsafe) private static var languageManager: OpaquePointer?
+    nonisolated private static let languageLock = NSLock()
+
+    nonisolated static func guessLanguage(_ name: String, _ contentType: String) -> LanguageReference? {
+        languageLock.lock()
+        defer { languageLock.unlock() }
+        if languageManager == nil { languageManager = gtk_source_language_manager_new() }
+        return gtk_source_language_manager_guess_language(languageManager, name, contentType).map(LanguageReference.init)
+    }
+
     public func copy() -> Bool {
         let buffer = gtk_text_view_get_buffer(cast(source))
         guard gtk_text_buffer_get_has_selection(buffer) != 0 else { return false }
         gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(view))
         return true
     }
+}
+
+/// A language of the renderers' own manager (which lives as long as the process), handed
+/// from the guessing thread to the main one.
+final class LanguageReference: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
