@@ -6,7 +6,9 @@ import GObjectSupport
 /// Thumbnails for the browser's cells: asked of the shared `ThumbnailGenerator` (and the
 /// freedesktop cache behind it) when a cell is bound, the latest bound first, cancelled when
 /// the cell is unbound; PNGs are decoded into textures on the generator's threads, never on
-/// the main thread. Recent textures are kept, so scrolling back shows them at once.
+/// the main thread, already scaled to the size they are shown at (the cairo renderer would
+/// otherwise filter each one down in software on every frame that draws it). Recent textures
+/// are kept, so scrolling back shows them at once.
 @MainActor
 final class ThumbnailLoader {
     /// One generator for every browser of the process: one pool of threads, one queue.
@@ -21,7 +23,9 @@ final class ThumbnailLoader {
 
     private var textures: [String: ObjectReference] = [:]
     private var textureOrder: [String] = []
-    private let capacity = 600
+    /// Textures kept: about two screens of cells of a wide window at the smallest zoom
+    /// (a 96-pixel texture is 36 KB, plus the cairo renderer's copy of it while drawn).
+    private let capacity = 400
     private var nextPriority = 0
 
     init() {}
@@ -33,20 +37,24 @@ final class ThumbnailLoader {
 
     /// Asks for `item`'s thumbnail at `pixels` (logical) × `scale`; `deliver` gets a texture on
     /// the main actor, a quick low-quality one first when there is one. Folders get none.
-    func load(_ item: BrowserItem, pixels: Int, scale: Int, deliver: @escaping @MainActor @Sendable (OpaquePointer) -> Void) -> Request? {
+    /// Requests are served newest first, `urgent` ones (cells on screen) before all others.
+    func load(_ item: BrowserItem, pixels: Int, scale: Int, urgent: Bool = true,
+              deliver: @escaping @MainActor @Sendable (OpaquePointer) -> Void) -> Request? {
         guard !item.isDirectory, item.trashed == nil else { return nil }
         nextPriority += 1
+        let edge = pixels * scale
         let key = Self.key(item, pixels: pixels)
         let request = ThumbnailGenerator.Request(url: item.url, size: pixels, scale: scale,
-                                                 representations: [.lowQuality, .thumbnail], priority: nextPriority)
+                                                 representations: [.lowQuality, .thumbnail],
+                                                 priority: nextPriority + (urgent ? 1 << 40 : 0))
         let handle = Self.generator.generate(request) { [weak self] result in
             // On a generator thread: decode here.
             let texture: ObjectReference?
             var isFinal = false
             switch result {
-            case .success(.lowQuality(let data)): texture = Self.texture(from: data)
+            case .success(.lowQuality(let data)): texture = Self.texture(from: data, fitting: edge)
             case .success(.thumbnail(let thumbnail)):
-                texture = Self.texture(atPath: thumbnail.url.path)
+                texture = Self.texture(atPath: thumbnail.url.path, fitting: edge)
                 isFinal = true
             default: texture = nil
             }
@@ -73,16 +81,40 @@ final class ThumbnailLoader {
         "\(item.url.path)|\(item.modified?.timeIntervalSince1970 ?? 0)|\(item.size)|\(pixels)"
     }
 
-    /// gdk_texture_new_from_filename is safe on any thread (GTK ≥ 4.6).
-    nonisolated private static func texture(atPath path: String) -> ObjectReference? {
-        guard let texture = gdk_texture_new_from_filename(path, nil) else { return nil }
-        return ObjectReference(taking: UnsafeMutableRawPointer(texture))
+    /// The PNG at `path` as a texture no larger than `edge` pixels square (gdk-pixbuf and
+    /// textures are safe on any thread).
+    nonisolated private static func texture(atPath path: String, fitting edge: Int) -> ObjectReference? {
+        guard let pixbuf = gdk_pixbuf_new_from_file(path, nil) else { return nil }
+        return texture(from: pixbuf, fitting: edge)
     }
 
-    nonisolated private static func texture(from data: Data) -> ObjectReference? {
-        let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        defer { g_bytes_unref(bytes) }
-        guard let texture = gdk_texture_new_from_bytes(bytes, nil) else { return nil }
+    nonisolated private static func texture(from data: Data, fitting edge: Int) -> ObjectReference? {
+        let stream = data.withUnsafeBytes { bytes -> OpaquePointer? in
+            let copy = g_bytes_new(bytes.baseAddress, gsize(bytes.count))
+            defer { g_bytes_unref(copy) }
+            return g_memory_input_stream_new_from_bytes(copy).map(OpaquePointer.init)
+        }
+        guard let stream else { return nil }
+        defer { g_object_unref(raw(stream)) }
+        guard let pixbuf = gdk_pixbuf_new_from_stream(cast(stream), nil, nil) else { return nil }
+        return texture(from: pixbuf, fitting: edge)
+    }
+
+    /// Takes `pixbuf`'s reference; scales it down (bilinear, once) when larger than `edge`.
+    nonisolated private static func texture(from pixbuf: OpaquePointer, fitting edge: Int) -> ObjectReference? {
+        var source = pixbuf
+        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        if edge > 0, max(width, height) > edge {
+            let factor = Double(edge) / Double(max(width, height))
+            let scaledWidth = max(1, Int((Double(width) * factor).rounded()))
+            let scaledHeight = max(1, Int((Double(height) * factor).rounded()))
+            if let scaled = gdk_pixbuf_scale_simple(pixbuf, Int32(scaledWidth), Int32(scaledHeight), GDK_INTERP_BILINEAR) {
+                g_object_unref(raw(pixbuf))
+                source = scaled
+            }
+        }
+        defer { g_object_unref(raw(source)) }
+        guard let texture = gdk_texture_new_for_pixbuf(source) else { return nil }
         return ObjectReference(taking: UnsafeMutableRawPointer(texture))
     }
 }
