@@ -85,7 +85,11 @@ final class GridCell {
         // software by the cairo renderer, so never on every icon of a scrolling grid).
         hasThumbnail = false
         gtk_widget_remove_css_class(image, "icon-dropshadow")
-        gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
+        if let icon = TypeIcons.texture(for: item, pixels: pixels, scale: max(Int(gtk_widget_get_scale_factor(root)), 1)) {
+            gtk_image_set_from_paintable(cast(image), icon)
+        } else {
+            gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
+        }
     }
 
     /// Asks `loader` for the thumbnail of the item shown, unless it is shown or asked for;

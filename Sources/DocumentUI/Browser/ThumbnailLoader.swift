@@ -6,8 +6,7 @@ import GObjectSupport
 /// Thumbnails for the browser's cells: asked of the shared `ThumbnailGenerator` (and the
 /// freedesktop cache behind it) when a cell is bound, the latest bound first, cancelled when
 /// the cell is unbound; PNGs are decoded into textures on the generator's threads, never on
-/// the main thread, already scaled to the size they are shown at (the cairo renderer would
-/// otherwise filter each one down in software on every frame that draws it). Recent textures
+/// the main thread, already at the size they are shown at (`CellTextures`). Recent textures
 /// are kept, so scrolling back shows them at once.
 @MainActor
 final class ThumbnailLoader {
@@ -52,9 +51,9 @@ final class ThumbnailLoader {
             let texture: ObjectReference?
             var isFinal = false
             switch result {
-            case .success(.lowQuality(let data)): texture = Self.texture(from: data, fitting: edge)
+            case .success(.lowQuality(let data)): texture = CellTextures.texture(from: data, fitting: edge)
             case .success(.thumbnail(let thumbnail)):
-                texture = Self.texture(atPath: thumbnail.url.path, fitting: edge)
+                texture = CellTextures.texture(atPath: thumbnail.url.path, fitting: edge)
                 isFinal = true
             default: texture = nil
             }
@@ -80,49 +79,43 @@ final class ThumbnailLoader {
     private static func key(_ item: BrowserItem, pixels: Int) -> String {
         "\(item.url.path)|\(item.modified?.timeIntervalSince1970 ?? 0)|\(item.size)|\(pixels)"
     }
-
-    /// The PNG at `path` as a texture no larger than `edge` pixels square (gdk-pixbuf and
-    /// textures are safe on any thread).
-    nonisolated private static func texture(atPath path: String, fitting edge: Int) -> ObjectReference? {
-        guard let pixbuf = gdk_pixbuf_new_from_file(path, nil) else { return nil }
-        return texture(from: pixbuf, fitting: edge)
-    }
-
-    nonisolated private static func texture(from data: Data, fitting edge: Int) -> ObjectReference? {
-        let stream = data.withUnsafeBytes { bytes -> OpaquePointer? in
-            let copy = g_bytes_new(bytes.baseAddress, gsize(bytes.count))
-            defer { g_bytes_unref(copy) }
-            return g_memory_input_stream_new_from_bytes(copy).map(OpaquePointer.init)
-        }
-        guard let stream else { return nil }
-        defer { g_object_unref(raw(stream)) }
-        guard let pixbuf = gdk_pixbuf_new_from_stream(cast(stream), nil, nil) else { return nil }
-        return texture(from: pixbuf, fitting: edge)
-    }
-
-    /// Takes `pixbuf`'s reference; scales it down (bilinear, once) when larger than `edge`.
-    nonisolated private static func texture(from pixbuf: OpaquePointer, fitting edge: Int) -> ObjectReference? {
-        var source = pixbuf
-        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
-        if edge > 0, max(width, height) > edge {
-            let factor = Double(edge) / Double(max(width, height))
-            let scaledWidth = max(1, Int((Double(width) * factor).rounded()))
-            let scaledHeight = max(1, Int((Double(height) * factor).rounded()))
-            if let scaled = gdk_pixbuf_scale_simple(pixbuf, Int32(scaledWidth), Int32(scaledHeight), GDK_INTERP_BILINEAR) {
-                g_object_unref(raw(pixbuf))
-                source = scaled
-            }
-        }
-        defer { g_object_unref(raw(source)) }
-        guard let texture = gdk_texture_new_for_pixbuf(source) else { return nil }
-        return ObjectReference(taking: UnsafeMutableRawPointer(texture))
-    }
 }
 
 /// Themed icons for types, made once per type.
 @MainActor
 enum TypeIcons {
     private static var icons: [String: ObjectReference] = [:]
+    /// The grid's icons as textures, by type, size and scale (see `CellTextures`).
+    private static var textures: [String: ObjectReference?] = [:]
+    private static var watchesTheme = false
+
+    /// The type's icon from the icon theme as a texture of `pixels` × `scale`, or nil when the
+    /// theme's icon is not a file (the GIcon of `icon(for:)` then draws it).
+    static func texture(for item: BrowserItem, pixels: Int, scale: Int) -> OpaquePointer? {
+        let type = item.isDirectory ? DocumentType.folder : item.type
+        let key = "\(type.identifier) \(pixels) \(scale)"
+        if let known = textures[key] { return known.map { OpaquePointer($0.pointer) } }
+        var made: ObjectReference?
+        if let display = gdk_display_get_default(), let theme = gtk_icon_theme_get_for_display(display) {
+            if !watchesTheme {
+                watchesTheme = true
+                connectSignal(raw(theme), "changed") { MainActor.assumeIsolated { textures = [:] } }
+            }
+            if let paintable = gtk_icon_theme_lookup_by_gicon(theme, icon(for: item), Int32(pixels), Int32(scale),
+                                                              GTK_TEXT_DIR_NONE, GtkIconLookupFlags(0)) {
+                if let file = gtk_icon_paintable_get_file(paintable) {
+                    if let path = g_file_get_path(file) {
+                        made = CellTextures.texture(atPath: String(cString: path), fitting: pixels * scale)
+                        g_free(path)
+                    }
+                    g_object_unref(raw(file))
+                }
+                g_object_unref(raw(paintable))
+            }
+        }
+        textures[key] = made
+        return made.map { OpaquePointer($0.pointer) }
+    }
 
     /// The type's icon (a GIcon trying each of its names), or the folder icon.
     static func icon(for item: BrowserItem, symbolic: Bool = false) -> OpaquePointer {
