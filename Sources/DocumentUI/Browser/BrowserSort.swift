@@ -46,7 +46,7 @@ public struct BrowserSort: Codable, Hashable, Sendable {
             }
         }
         if result == .orderedSame { result = NaturalSort.compare(lhs.name, rhs.name) }
-        if result == .orderedSame { result = NaturalSort.compare(lhs.url.path, rhs.url.path) }
+        if result == .orderedSame { result = NaturalSort.compare(lhs.key, rhs.key) }
         return reversed ? result == .orderedDescending : result == .orderedAscending
     }
 

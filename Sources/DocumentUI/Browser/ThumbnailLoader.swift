@@ -77,7 +77,7 @@ final class ThumbnailLoader {
     }
 
     private static func key(_ item: BrowserItem, pixels: Int) -> String {
-        "\(item.url.path)|\(item.modified?.timeIntervalSince1970 ?? 0)|\(item.size)|\(pixels)"
+        "\(item.key)|\(item.modified?.timeIntervalSince1970 ?? 0)|\(item.size)|\(pixels)"
     }
 }
 
