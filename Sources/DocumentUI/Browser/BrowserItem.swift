@@ -45,8 +45,8 @@ struct BrowserItem: Sendable, Hashable {
 
     /// A folder query's item; `showingFolder` adds its subfolder (for recursive search results).
     init(_ item: QueryItem, showingFolder: Bool = false) {
-        let relative = item.relativePath
-        let folder = (relative as NSString).deletingLastPathComponent
+        // The folder only when shown: a 100,000-file folder's listing makes no path strings.
+        let folder = showingFolder ? (item.relativePath as NSString).deletingLastPathComponent : ""
         self.init(path: item.path, name: item.name, isDirectory: item.isDirectory, isHidden: item.isHidden,
                   size: item.size, modified: item.modified, type: item.type,
                   location: showingFolder && !folder.isEmpty ? folder : nil)
