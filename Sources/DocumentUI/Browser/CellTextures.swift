@@ -2,23 +2,25 @@ import CGtk
 import Foundation
 import GObjectSupport
 
-/// Textures made to be drawn as they are by GTK 4.8's cairo renderer, which on every frame
-/// copies a texture into a cairo surface (premultiplying its pixels unless they already are)
-/// and filters it to the size it is drawn at. A texture in cairo's own pixel format, at the
-/// size it is shown, is a plain copy: a grid of icons scaled down from Adwaita's 512-pixel
-/// PNGs cost more than all the rest of a frame.
+/// Textures made to be drawn cheaply by GTK 4.8's cairo renderer, which on every frame copies
+/// each texture it draws into a new cairo surface, converting its pixels, and filters it to
+/// the size it is drawn at. A texture at the size it is shown is drawn without filtering; in
+/// 32-bit BGRA with straight alpha its conversion is GTK's quickest (a premultiply: GTK 4.8
+/// has no plain copy even for cairo's own premultiplied format, which it converts through
+/// floats). A grid of icons scaled down from Adwaita's 512-pixel PNGs cost more than all the
+/// rest of a frame.
 enum CellTextures {
-    /// The premultiplied 32-bit format cairo's ARGB32 surfaces use on this machine.
-    private static let cairoFormat: GdkMemoryFormat = {
+    /// Cairo's ARGB32 byte order on this machine, with straight alpha.
+    private static let format: GdkMemoryFormat = {
         #if _endian(little)
-        GDK_MEMORY_B8G8R8A8_PREMULTIPLIED
+        GDK_MEMORY_B8G8R8A8
         #else
-        GDK_MEMORY_A8R8G8B8_PREMULTIPLIED
+        GDK_MEMORY_A8R8G8B8
         #endif
     }()
 
     /// `pixbuf` (its reference is taken) scaled down to fit `edge` pixels square if larger,
-    /// in cairo's pixel format. Safe on any thread.
+    /// in cairo's byte order. Safe on any thread.
     static func texture(taking pixbuf: OpaquePointer, fitting edge: Int) -> ObjectReference? {
         var source = pixbuf
         let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
@@ -33,7 +35,7 @@ enum CellTextures {
             }
         }
         defer { g_object_unref(raw(source)) }
-        return premultiplied(source)
+        return memoryTexture(source)
     }
 
     /// The PNG, JPEG… at `path` as a texture fitting `edge` pixels square (SVGs are drawn at
@@ -60,8 +62,8 @@ enum CellTextures {
         return texture(taking: pixbuf, fitting: edge)
     }
 
-    /// A memory texture of `pixbuf`'s pixels (8-bit RGB or RGBA) in cairo's premultiplied format.
-    private static func premultiplied(_ pixbuf: OpaquePointer) -> ObjectReference? {
+    /// A memory texture of `pixbuf`'s pixels (8-bit RGB or RGBA) in `format`.
+    private static func memoryTexture(_ pixbuf: OpaquePointer) -> ObjectReference? {
         let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         guard width > 0, height > 0, gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == 3 || channels == 4,
@@ -74,23 +76,17 @@ enum CellTextures {
             let out = buffer + y * outStride
             for x in 0..<width {
                 let pixel = row + x * channels
-                let alpha = hasAlpha ? UInt32(pixel[3]) : 255
-                // x · a / 255, rounded, without a division.
-                func multiply(_ value: UInt8) -> UInt8 {
-                    let product = UInt32(value) * alpha + 128
-                    return UInt8((product + (product >> 8)) >> 8)
-                }
-                let red = multiply(pixel[0]), green = multiply(pixel[1]), blue = multiply(pixel[2])
+                let (red, green, blue, alpha) = (pixel[0], pixel[1], pixel[2], hasAlpha ? pixel[3] : 255)
                 #if _endian(little)
-                (out[x * 4], out[x * 4 + 1], out[x * 4 + 2], out[x * 4 + 3]) = (blue, green, red, UInt8(alpha))
+                (out[x * 4], out[x * 4 + 1], out[x * 4 + 2], out[x * 4 + 3]) = (blue, green, red, alpha)
                 #else
-                (out[x * 4], out[x * 4 + 1], out[x * 4 + 2], out[x * 4 + 3]) = (UInt8(alpha), red, green, blue)
+                (out[x * 4], out[x * 4 + 1], out[x * 4 + 2], out[x * 4 + 3]) = (alpha, red, green, blue)
                 #endif
             }
         }
         let bytes = g_bytes_new_with_free_func(buffer, gsize(outStride * height), { $0?.deallocate() }, buffer)
         defer { g_bytes_unref(bytes) }
-        guard let texture = gdk_memory_texture_new(Int32(width), Int32(height), cairoFormat, bytes, gsize(outStride)) else {
+        guard let texture = gdk_memory_texture_new(Int32(width), Int32(height), format, bytes, gsize(outStride)) else {
             return nil
         }
         return ObjectReference(taking: UnsafeMutableRawPointer(texture))

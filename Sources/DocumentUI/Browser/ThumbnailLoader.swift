@@ -23,7 +23,7 @@ final class ThumbnailLoader {
     private var textures: [String: ObjectReference] = [:]
     private var textureOrder: [String] = []
     /// Textures kept: about two screens of cells of a wide window at the smallest zoom
-    /// (a 96-pixel texture is 36 KB, plus the cairo renderer's copy of it while drawn).
+    /// (a 96-pixel texture is 36 KB).
     private let capacity = 400
     private var nextPriority = 0
 
