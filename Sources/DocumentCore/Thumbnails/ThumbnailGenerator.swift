@@ -197,6 +197,9 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     }
 
     private func work() {
+        // Below the UI: on a machine with few cores, a thread making thumbnails must never take
+        // the CPU from the main thread drawing a frame (Linux keeps a nice value per thread).
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)  // 0: the calling thread, on Linux
         while true {
             condition.lock()
             while pending.isEmpty { condition.wait() }

@@ -59,11 +59,9 @@ final class ThumbnailLoader {
             }
             guard let texture else { return }
             let final = isFinal
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    if final { self?.keep(texture, for: key) }
-                    deliver(OpaquePointer(texture.pointer))
-                }
+            ThumbnailDeliveries.shared.post {
+                if final { self?.keep(texture, for: key) }
+                deliver(OpaquePointer(texture.pointer))
             }
         }
         return Request(handle)
