@@ -90,7 +90,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var pending: [Job] = []
+    private var pending = ThumbnailJobQueue<Job>()
     private var running: Set<Int> = []
     private var cancelled: Set<Int> = []
     private var nextID = 0
@@ -119,7 +119,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         nextID += 1
         let id = nextID
         if request.representations.contains(.lowQuality) || request.representations.contains(.thumbnail) {
-            pending.append(Job(id: id, request: request, handler: handler))
+            pending.insert(Job(id: id, request: request, handler: handler), id: id, priority: request.priority)
             startWorkerIfNeeded()
             condition.signal()
         }
@@ -197,14 +197,17 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     }
 
     private func work() {
+        // Below the UI: on a machine with few cores, a thread making thumbnails must never take
+        // the CPU from the main thread drawing a frame (Linux keeps a nice value per thread).
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)  // 0: the calling thread, on Linux
         while true {
             condition.lock()
             while pending.isEmpty { condition.wait() }
             // Highest priority first; among equals, the oldest.
-            let index = pending.indices.max { a, b in
-                (pending[a].request.priority, -pending[a].id) < (pending[b].request.priority, -pending[b].id)
-            }!
-            let job = pending.remove(at: index)
+            guard let job = pending.popFirst() else {
+                condition.unlock()
+                continue
+            }
             running.insert(job.id)
             condition.unlock()
             run(job)
@@ -261,16 +264,13 @@ public final class ThumbnailGenerator: @unchecked Sendable {
 
     private func cancel(_ id: Int) {
         condition.lock()
-        pending.removeAll { $0.id == id }
-        if running.contains(id) { cancelled.insert(id) }
+        if !pending.remove(id), running.contains(id) { cancelled.insert(id) }
         condition.unlock()
     }
 
     private func setPriority(_ id: Int, _ priority: Int) {
         condition.lock()
-        if let index = pending.firstIndex(where: { $0.id == id }) {
-            pending[index].request.priority = priority
-        }
+        pending.setPriority(priority, of: id)
         condition.unlock()
     }
 }

@@ -6,6 +6,11 @@ import GObjectSupport
 /// A grid cell: the item's picture (its type's icon until the thumbnail comes) over its name
 /// on at most two lines, ellipsized in the middle, and the folder for a search result. An item
 /// that arrived by a live change fades in; a spinner over the picture while it is being opened.
+///
+/// The texts are GtkInscriptions, not labels: their size is set by the icon size, never
+/// measured from the text, so binding a cell to another item costs no text layout until it
+/// is drawn, and every cell of a row has the same height (a grid scrolled fast rebinds every
+/// cell it keeps, a few hundred, each frame).
 @MainActor
 final class GridCell {
     let root: Widget
@@ -18,36 +23,45 @@ final class GridCell {
     private let caption: Widget
     private(set) var item: BrowserItem?
     private var request: ThumbnailLoader.Request?
-    private var pixels = 96
+    private var pixels = 0
+    /// Whether the cell shows its item's thumbnail (false: the type's icon, a thumbnail to ask for).
+    private(set) var hasThumbnail = false
     private(set) lazy var arrival = ArrivalAnimation(widget: root)
 
     init() {
         image = gtk_image_new()!
-        label = gtk_label_new(nil)!
-        gtk_label_set_wrap(opaque(label), 1)
-        gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
-        gtk_label_set_lines(opaque(label), 2)
-        gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_MIDDLE)
-        gtk_label_set_justify(opaque(label), GTK_JUSTIFY_CENTER)
-        gtk_label_set_max_width_chars(opaque(label), 14)
-        caption = makeCellLabel(alignment: 0.5, classes: ["caption", "dim-label"])
-        gtk_label_set_ellipsize(opaque(caption), PANGO_ELLIPSIZE_START)
-        gtk_label_set_max_width_chars(opaque(caption), 14)
+        label = Self.makeText(lines: 2, overflow: GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE, classes: [])
+        caption = Self.makeText(lines: 1, overflow: GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START, classes: ["caption", "dim-label"])
+        gtk_widget_set_visible(caption, 0)
         iconOverlay = gtk_overlay_new()!
         gtk_overlay_set_child(cast(iconOverlay), image)
         gtk_widget_set_halign(iconOverlay, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(iconOverlay, GTK_ALIGN_END)
         root = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, [iconOverlay, label, caption])
-        for part in [root, label, caption] { gtk_widget_set_halign(part, GTK_ALIGN_CENTER) }
+        gtk_widget_set_halign(root, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(root, GTK_ALIGN_START)
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
             side(root, 6)
         }
     }
 
-    /// Shows `item` at an icon size of `pixels`, asking `loader` for its thumbnail; animates
-    /// it in when it arrived by a live change (`arrivals`).
-    /// Returns true when it started an arrival animation.
+    /// A centred text of `lines` lines (word-wrapped), as wide as the cell says.
+    private static func makeText(lines: UInt32, overflow: GtkInscriptionOverflow, classes: [String]) -> Widget {
+        let text = gtk_inscription_new(nil)!
+        gtk_inscription_set_min_chars(opaque(text), 0)  // the width comes from the cell (size request)
+        gtk_inscription_set_min_lines(opaque(text), lines)
+        gtk_inscription_set_nat_lines(opaque(text), lines)
+        gtk_inscription_set_wrap_mode(opaque(text), PANGO_WRAP_WORD_CHAR)
+        gtk_inscription_set_text_overflow(opaque(text), overflow)
+        gtk_inscription_set_xalign(opaque(text), 0.5)
+        gtk_inscription_set_yalign(opaque(text), 0)
+        for name in classes { gtk_widget_add_css_class(text, name) }
+        return text
+    }
+
+    /// Shows `item` at an icon size of `pixels`, with its thumbnail if `loader` keeps one (else
+    /// its type's icon: `requestThumbnail` asks for the thumbnail); animates it in when it
+    /// arrived by a live change (`arrivals`). Returns true when it started an arrival animation.
     @discardableResult
     func bind(_ item: BrowserItem, pixels: Int, loader: ThumbnailLoader, arrivals: ArrivalLog? = nil) -> Bool {
         request?.cancel()
@@ -59,39 +73,55 @@ final class GridCell {
             arrival.stop()
             if let start = arrivals?.animationStart(for: item.key, at: g_get_monotonic_time()) { animates = arrival.run(from: start) }
         }
-        self.pixels = pixels
-        gtk_image_set_pixel_size(cast(image), Int32(pixels))
-        gtk_widget_set_size_request(image, Int32(pixels), Int32(pixels))
-        gtk_widget_set_size_request(root, Int32(max(pixels + 24, 112)), -1)
-        gtk_label_set_text(opaque(label), item.name)
+        if pixels != self.pixels {
+            self.pixels = pixels
+            let width = Int32(max(pixels + 24, 112))
+            gtk_image_set_pixel_size(cast(image), Int32(pixels))
+            gtk_widget_set_size_request(image, Int32(pixels), Int32(pixels))
+            gtk_widget_set_size_request(root, width, -1)
+            gtk_widget_set_size_request(label, width, -1)
+            gtk_widget_set_size_request(caption, width, -1)
+        }
+        gtk_inscription_set_text(opaque(label), item.name)
+        setAccessibleName(label, item.name)
         let location = item.trashed.map { displayPath(($0.originalPath as NSString).deletingLastPathComponent) } ?? item.location
-        gtk_label_set_text(opaque(caption), location ?? "")
-        gtk_widget_set_visible(caption, location == nil ? 0 : 1)
+        if let location {
+            gtk_inscription_set_text(opaque(caption), location)
+            setAccessibleName(caption, location)
+        }
+        if (gtk_widget_get_visible(caption) != 0) != (location != nil) {
+            gtk_widget_set_visible(caption, location == nil ? 0 : 1)
+        }
         if let texture = loader.cached(item, pixels: pixels) {
             showThumbnail(texture)
             return animates
         }
         // Themed icons draw their own shading; only thumbnails get the drop shadow (blurred in
         // software by the cairo renderer, so never on every icon of a scrolling grid).
+        hasThumbnail = false
         gtk_widget_remove_css_class(image, "icon-dropshadow")
-        gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
-        // Asked a moment later, if the cell still shows the item: cells flying past while
-        // scrolling fast ask for nothing, and those that stay ask newest first.
-        let key = item.key
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(60)) { [weak self, weak loader] in
-            MainActor.assumeIsolated {
-                guard let self, let loader, self.item?.key == key, self.request == nil else { return }
-                let scale = Int(gtk_widget_get_scale_factor(self.root))
-                self.request = loader.load(item, pixels: pixels, scale: max(scale, 1)) { [weak self] texture in
-                    guard let self, self.item?.key == key else { return }
-                    self.showThumbnail(texture)
-                }
-            }
+        if let icon = TypeIcons.texture(for: item, pixels: pixels, scale: max(Int(gtk_widget_get_scale_factor(root)), 1)) {
+            gtk_image_set_from_paintable(cast(image), icon)
+        } else {
+            gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
         }
         return animates
     }
 
+    /// Asks `loader` for the thumbnail of the item shown, unless it is shown or asked for;
+    /// `urgent` for a cell on screen (asked before those kept off screen).
+    func requestThumbnail(from loader: ThumbnailLoader, urgent: Bool) {
+        guard let item, !hasThumbnail, request == nil else { return }
+        let key = item.key
+        let scale = max(Int(gtk_widget_get_scale_factor(root)), 1)
+        request = loader.load(item, pixels: pixels, scale: scale, urgent: urgent) { [weak self] texture in
+            guard let self, self.item?.key == key else { return }
+            self.showThumbnail(texture)
+        }
+    }
+
     private func showThumbnail(_ texture: OpaquePointer) {
+        hasThumbnail = true
         gtk_widget_add_css_class(image, "icon-dropshadow")
         gtk_image_set_from_paintable(cast(image), texture)
     }

@@ -11,6 +11,7 @@ final class ItemGridView {
     let scrolled: Widget
     let grid: Widget
     private let loader: ThumbnailLoader
+    private let requests: ThumbnailRequests
     /// Cells by their list item, while GTK keeps them.
     private var cells: [UnsafeMutableRawPointer: GridCell] = [:]
     private var cellsByRoot: [UnsafeMutableRawPointer: GridCell] = [:]
@@ -27,10 +28,15 @@ final class ItemGridView {
                 guard let item = ItemListObject.item(of: gtk_list_item_get_item(OpaquePointer(listItem)).map { UnsafeMutableRawPointer($0) })
                 else { continue }
                 cell.bind(item, pixels: pixels, loader: loader)
+                requests.schedule(cell)
             }
             gtk_widget_queue_resize(grid)
+            fitColumnsSoon()
         }
     }
+    /// The grid's width when the columns were last fitted to it.
+    private var fittedWidth: Int32 = -1
+    private var fitPending = false
 
     init(selection: OpaquePointer, loader: ThumbnailLoader, pixels: Int) {
         self.loader = loader
@@ -38,9 +44,11 @@ final class ItemGridView {
         let factory = gtk_signal_list_item_factory_new()!
         g_object_ref(raw(selection))  // the grid takes the reference it is given
         grid = gtk_grid_view_new(selection, factory)
-        // GTK 4.8 keeps cells for max-columns × 30 rows around the view: enough columns for a wide
-        // screen at the smallest zoom, no more.
-        gtk_grid_view_set_max_columns(cast(grid), 20)
+        requests = ThumbnailRequests(loader: loader, grid: grid)
+        // GTK 4.8 keeps cells for max-columns × 32 rows around the view, all of them bound, laid
+        // out and (when scrolling fast) rebound every frame: max-columns follows the columns
+        // that fit (`fitColumns`); until the first allocation, those of the widest monitor.
+        gtk_grid_view_set_max_columns(cast(grid), guint(Self.columnsForWidestMonitor()))
         gtk_grid_view_set_min_columns(cast(grid), 1)
         gtk_grid_view_set_enable_rubberband(cast(grid), 1)
         gtk_widget_add_css_class(grid, "dossier-grid")
@@ -69,22 +77,83 @@ final class ItemGridView {
                 if cell.bind(item, pixels: self.pixels, loader: self.loader, arrivals: self.arrivals) {
                     self.animatedArrivals = (self.animatedArrivals + [item.key]).suffix(100)
                 }
+                self.requests.schedule(cell)
             }
         }
         connectSignal(raw(factory), "unbind") { [weak self] listItem in
             guard let self, let listItem else { return }
-            MainActor.assumeIsolated { self.cells[listItem]?.unbind() }
+            MainActor.assumeIsolated {
+                guard let cell = self.cells[listItem] else { return }
+                cell.unbind()
+                self.requests.forget(cell)
+            }
         }
         connectSignal(raw(factory), "teardown") { [weak self] listItem in
             guard let self, let listItem else { return }
             MainActor.assumeIsolated {
                 if let cell = self.cells.removeValue(forKey: listItem) {
                     cell.unbind()
+                    self.requests.forget(cell)
                     self.cellsByRoot[raw(cell.root)] = nil
                 }
             }
         }
         // The grid owns the factory (gtk_grid_view_new takes it).
+        // The grid sets its horizontal adjustment's page to its width on each allocation.
+        if let adjustment = gtk_scrollable_get_hadjustment(cast(grid)) {
+            connectSignal(raw(adjustment), "changed") { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self, gtk_widget_get_width(self.grid) != self.fittedWidth else { return }
+                    self.fitColumnsSoon()
+                }
+            }
+        }
+    }
+
+    // MARK: Columns
+
+    /// Fits max-columns after the current layout (never during an allocation).
+    private func fitColumnsSoon() {
+        guard !fitPending else { return }
+        fitPending = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                self?.fitPending = false
+                self?.fitColumns()
+            }
+        }
+    }
+
+    /// Sets max-columns to the columns of the grid's width, so GtkGridView keeps no more cells
+    /// than its rows need: as many as it would show with any larger maximum.
+    private func fitColumns() {
+        let width = gtk_widget_get_width(grid)
+        guard width > 0, let cell = cells.values.first(where: { $0.item != nil }),
+              let child = gtk_widget_get_parent(cell.root) else { return }
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(child, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        guard natural > 0 else { return }
+        fittedWidth = width
+        let columns = guint(max(1, width / natural))
+        if gtk_grid_view_get_max_columns(cast(grid)) != columns {
+            gtk_grid_view_set_max_columns(cast(grid), columns)
+        }
+    }
+
+    /// The columns of cells at the smallest zoom that the widest monitor could show.
+    private static func columnsForWidestMonitor() -> Int {
+        var widest: Int32 = 0
+        if let display = gdk_display_get_default(), let monitors = gdk_display_get_monitors(display) {
+            for index in 0..<g_list_model_get_n_items(monitors) {
+                guard let monitor = g_list_model_get_item(monitors, index) else { continue }
+                var geometry = GdkRectangle()
+                gdk_monitor_get_geometry(OpaquePointer(monitor), &geometry)
+                widest = max(widest, geometry.width)
+                g_object_unref(monitor)
+            }
+        }
+        let narrowestCell = max(BrowserZoom.iconSizes[0] + 24, 112) + 12 + 6  // margins, the grid's child padding
+        return max(1, Int(widest > 0 ? widest : 1920) / narrowestCell)
     }
 
     /// Calls `handler` with the position the user activates (double click, Enter).
