@@ -78,4 +78,34 @@ final class BrowserArrivalTests: XCTestCase {
             XCTAssertEqual(browser.grid.animatedArrivals, [new.path], "a listing never animates")
         }
     }
+
+    func testANewFileFadesInInTheListToo() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "no display: UI tests run under `make test`")
+        let folder = try TemporaryFolder("browser-arrival-list")
+        for index in 1...8 { try folder.write(String(format: "file%02d.txt", index), "Line \(index)\n") }
+        defer { withExtendedLifetime(folder) {} }
+        try MainActor.assumeIsolated { [url = folder.url] in
+            guard TestDisplay.initialize() else { throw XCTSkip("GTK could not open the display") }
+            dossier_set_animations_enabled(1)
+            let window = BrowserTestWindow(location: .folder(url))
+            let browser = window.browser
+            defer { window.close() }
+            browser.viewMode = .list
+            let first = url.appendingPathComponent("file01.txt")
+            XCTAssertTrue(spin { browser.model.count == 8 && browser.list.nameCell(showing: first) != nil }, "the list is shown")
+            settle(0.3)
+            XCTAssertEqual(gtk_widget_get_opacity(try XCTUnwrap(browser.list.nameCell(showing: first)).root), 1, "the listing just appears")
+
+            let new = url.appendingPathComponent("file00-new.txt")
+            try Data("new\n".utf8).write(to: new)
+            var lowest = 1.0
+            XCTAssertTrue(spin(timeout: 5) {
+                guard let cell = browser.list.nameCell(showing: new) else { return false }
+                lowest = min(lowest, gtk_widget_get_opacity(cell.root))
+                return lowest < 1 && gtk_widget_get_opacity(cell.root) == 1
+            }, "the new row fades in and ends fully shown (lowest opacity \(lowest))")
+            XCTAssertLessThan(lowest, 0.9)
+            XCTAssertEqual(browser.model.position(of: new), 0)
+        }
+    }
 }

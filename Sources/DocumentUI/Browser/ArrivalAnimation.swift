@@ -46,7 +46,8 @@ final class ArrivalLog {
 }
 
 /// A cell's arrival: it fades in and grows from 80 % to its size over 200 ms on the widget's
-/// frame clock (eased out). Nothing moves when the user turned animations off.
+/// frame clock (eased out); a list's cells only fade (each cell of a row growing on its own
+/// would not read as one row). Nothing moves when the user turned animations off.
 @MainActor
 final class ArrivalAnimation {
     static let duration: TimeInterval = 0.2
@@ -54,14 +55,16 @@ final class ArrivalAnimation {
     private static let steps = 10
 
     private let widget: Widget
+    private let scales: Bool
     private var tickID: guint = 0
     private var start: Int = 0
     private var step: Int?
     /// How far the animation is (0…1), nil when none runs (for tests and screenshots).
     private(set) var progress: Double?
 
-    init(widget: Widget) {
+    init(widget: Widget, scales: Bool = true) {
         self.widget = widget
+        self.scales = scales
         Self.addStyle()
     }
 
@@ -118,7 +121,7 @@ final class ArrivalAnimation {
         let eased = 1 - pow(1 - t, 3)
         progress = t < 1 ? t : nil
         gtk_widget_set_opacity(widget, t < 1 ? eased : 1)
-        let newStep: Int? = t < 1 ? min(Int(eased * Double(Self.steps)), Self.steps - 1) : nil
+        let newStep: Int? = t < 1 && scales ? min(Int(eased * Double(Self.steps)), Self.steps - 1) : nil
         guard newStep != step else { return }
         if let step { gtk_widget_remove_css_class(widget, "dossier-arriving-\(step)") }
         if let newStep { gtk_widget_add_css_class(widget, "dossier-arriving-\(newStep)") }

@@ -78,6 +78,7 @@ public final class DocumentBrowser {
         grid = ItemGridView(selection: selection, loader: loader, pixels: BrowserZoom.iconSizes[BrowserZoom.defaultLevel])
         grid.arrivals = model.arrivals
         list = ItemListView(selection: selection)
+        list.arrivals = model.arrivals
         controls = HeaderControls(searchBar: search.bar)
         trashActions = TrashActions(trash: trash)
         preview = BrowserPreview(model: model)

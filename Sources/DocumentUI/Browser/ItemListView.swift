@@ -12,6 +12,9 @@ final class ItemListView {
     let columnView: Widget
     private var nameCells: [UnsafeMutableRawPointer: (cell: NameCell, item: BrowserItem?)] = [:]
     private var columns: [BrowserSort.Key: OpaquePointer] = [:]
+    /// Items that arrived by a live change fade in, every cell of their row together.
+    var arrivals: ArrivalLog?
+    private var fades: [UnsafeMutableRawPointer: ArrivalAnimation] = [:]
     private var showingSort = false
     /// Called when the user clicks a header.
     var sortChanged: ((BrowserSort) -> Void)?
@@ -44,6 +47,18 @@ final class ItemListView {
         }
     }
 
+    /// Starts a cell's fade when its item just arrived (the row's cells share one start).
+    private func fadeIn(_ listItem: UnsafeMutableRawPointer, _ child: Widget, _ item: BrowserItem) {
+        guard let start = arrivals?.animationStart(for: item.key, at: g_get_monotonic_time()) else {
+            fades[listItem]?.stop()
+            return
+        }
+        let fade = fades[listItem] ?? ArrivalAnimation(widget: child, scales: false)
+        fades[listItem] = fade
+        fade.stop()
+        fade.run(from: start)
+    }
+
     private func addColumn(_ key: BrowserSort.Key, title: String, width: Int32? = nil, expand: Bool = false,
                            setup: @escaping @MainActor () -> Widget, bind: @escaping @MainActor (Widget, BrowserItem) -> Void) {
         let factory = gtk_signal_list_item_factory_new()!
@@ -73,12 +88,18 @@ final class ItemListView {
                 } else {
                     bind(child, value)
                 }
+                self?.fadeIn(listItem, child, value)
             }
         }
-        if isName {
-            connectSignal(raw(factory), "teardown") { [weak self] listItem in
-                guard let listItem else { return }
-                MainActor.assumeIsolated { _ = self?.nameCells.removeValue(forKey: listItem) }
+        connectSignal(raw(factory), "unbind") { [weak self] listItem in
+            guard let listItem else { return }
+            MainActor.assumeIsolated { self?.fades[listItem]?.stop() }
+        }
+        connectSignal(raw(factory), "teardown") { [weak self] listItem in
+            guard let listItem else { return }
+            MainActor.assumeIsolated {
+                if isName { _ = self?.nameCells.removeValue(forKey: listItem) }
+                self?.fades.removeValue(forKey: listItem)?.stop()
             }
         }
         let column = gtk_column_view_column_new(title, factory)!
