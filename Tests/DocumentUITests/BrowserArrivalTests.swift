@@ -108,4 +108,22 @@ final class BrowserArrivalTests: XCTestCase {
             XCTAssertEqual(browser.model.position(of: new), 0)
         }
     }
+
+    func testAFileArrivingThroughAFilterIsRecordedToAnimate() throws {
+        let folder = try TemporaryFolder("browser-arrival-filter")
+        for index in 1...8 { try folder.write(String(format: "file%02d.txt", index), "x") }
+        defer { withExtendedLifetime(folder) {} }
+        MainActor.assumeIsolated { [url = folder.url] in
+            let model = BrowserListModel()
+            let feed = LocationFeed(model: model)
+            feed.show(.folder(url), sort: BrowserSort(), showsHidden: false)
+            XCTAssertTrue(spin { feed.state == .loaded && model.count == 8 })
+            model.filterText = "new"
+            XCTAssertEqual(model.count, 0)
+            let new = url.appendingPathComponent("file00-new.txt")
+            try? Data("x".utf8).write(to: new)
+            XCTAssertTrue(spin { model.count == 1 }, "shown through the filter")
+            XCTAssertNotNil(model.arrivals.animationStart(for: new.path, at: g_get_monotonic_time()), "and it animates in")
+        }
+    }
 }

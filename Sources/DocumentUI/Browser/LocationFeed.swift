@@ -201,6 +201,8 @@ final class LocationFeed {
             if isShowingExtras || !model.filterText.isEmpty {
                 var items = folderItems
                 ConvertedChanges(changes, showingFolder: false, old: items).apply(to: &items)
+                // Shown through a filter or with search results: they still animate in.
+                model.arrivals.record(changes.inserted.map { $0.item.path })
                 setItems(items)
             } else {
                 model.apply(changes)
