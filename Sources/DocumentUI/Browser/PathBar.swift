@@ -4,8 +4,8 @@ import Foundation
 import GObjectSupport
 
 /// The location as a linked row of buttons, one per ancestor folder (Home, under the home
-/// folder, with its icon; otherwise the file system's root); a click goes there. Recents, a
-/// tag and the Trash show a title instead.
+/// folder, with its icon; otherwise the file system's root, or for a location that is not a
+/// local path its mount); a click goes there. Recents, a tag and the Trash show a title instead.
 @MainActor
 final class PathBar {
     let widget: Widget
@@ -41,6 +41,10 @@ final class PathBar {
     }
 
     private func showFolder(_ url: URL) {
+        guard url.isFileURL else {
+            showSteps(remoteSteps(url))
+            return
+        }
         let path = url.standardizedFileURL.path
         var steps: [(title: String, icon: String?, url: URL)] = []
         var current = path
@@ -56,7 +60,25 @@ final class PathBar {
             steps.append(((current as NSString).lastPathComponent, nil, URL(fileURLWithPath: current, isDirectory: true)))
             current = (current as NSString).deletingLastPathComponent
         }
-        steps.reverse()
+        showSteps(steps.reversed())
+    }
+
+    /// For a location that is not a local path: its mount (by name), then the folders below.
+    private func remoteSteps(_ url: URL) -> [(title: String, icon: String?, url: URL)] {
+        let mount = RemoteLocation.mount(containing: url)
+        let root = mount?.root ?? URL(string: "\(url.scheme ?? "file")://\(url.host ?? "")/") ?? url
+        var steps: [(title: String, icon: String?, url: URL)] = [(mount?.name ?? RemoteLocation.title(for: root), "folder-remote-symbolic", root)]
+        let below = url.pathComponents.dropFirst(root.pathComponents.count)
+        var current = root
+        for component in below where component != "/" {
+            current = current.appendingPathComponent(component, isDirectory: true)
+            steps.append((component, nil, current))
+        }
+        return steps
+    }
+
+    private func showSteps(_ list: [(title: String, icon: String?, url: URL)]) {
+        var steps = list
         if steps.count > maximumButtons {
             let hidden = steps[1..<(steps.count - maximumButtons + 1)]
             steps = [steps[0]] + [("…", nil, hidden.last!.url)] + steps.suffix(maximumButtons - 1)
@@ -68,7 +90,7 @@ final class PathBar {
             gtk_button_set_child(cast(button), content)
             if isCurrent { gtk_widget_add_css_class(content, "heading") }
             setAccessibleName(button, step.title == "…" ? step.url.lastPathComponent : step.title)
-            gtk_widget_set_tooltip_text(button, displayPath(step.url.path, home: home))
+            gtk_widget_set_tooltip_text(button, step.url.isFileURL ? displayPath(step.url.path, home: home) : step.url.absoluteString)
             let target = step.url
             connectSignal(raw(button), "clicked") { [weak self] in
                 MainActor.assumeIsolated { self?.navigate?(target) }

@@ -124,6 +124,11 @@ final class BrowserWindow {
         }
         sidebar.openInNewWindow = { [weak self] location in self?.openWindow?(location) }
         sidebar.errorHandler = { [weak self] message in self?.showToast(title: message) }
+        // Like Files: a window showing a volume that is unmounted or ejected goes Home.
+        sidebar.shownVolumeRemoved = { [weak self] location in
+            guard let self, self.browser.location == location else { return }
+            self.browser.go(to: .folder(UserDirectories().home.standardizedFileURL))
+        }
         browser.locationDidChange = { [weak self] location in self?.locationChanged(location) }
         browser.stateDidChange = { [weak self] in self?.saveBrowserState() }
     }
@@ -142,6 +147,7 @@ final class BrowserWindow {
         case .folder(let url):
             if url.isFileURL, url.standardizedFileURL.path == UserDirectories().home.standardizedFileURL.path { return tr("Home") }
             if url.isFileURL, url.path == "/" { return tr("Computer") }
+            if !url.isFileURL { return RemoteLocation.title(for: url) }
             return url.lastPathComponent.isEmpty ? (url.host ?? url.absoluteString) : url.lastPathComponent
         case .recents: return tr("Recent")
         case .tag(let name): return name

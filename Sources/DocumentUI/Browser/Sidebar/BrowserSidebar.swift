@@ -24,6 +24,9 @@ public final class BrowserSidebar {
     }
     /// Called with a message to show (a toast) when something the user asked for failed.
     public var errorHandler: ((String) -> Void)?
+    /// Called when a mount that held `location` (the last highlighted one) went away, so the
+    /// window can leave it; the sidebar has no row for it any more.
+    public var shownVolumeRemoved: ((BrowserLocation) -> Void)?
 
     let listBox: Widget
     private(set) var rows: [(row: Widget, item: SidebarItem)] = []
@@ -56,6 +59,10 @@ public final class BrowserSidebar {
         installMenu()
         installDropTarget()
         sources.addListener(owner: self) { [weak self] in self?.reload() }
+        sources.addRemovalListener(owner: self) { [weak self] root in
+            guard let self, case .folder(let url)? = self.highlighted, SidebarVolumes.location(url, isOn: root) else { return }
+            self.shownVolumeRemoved?(.folder(url))
+        }
         sources.refreshTags()
         reload()
     }
@@ -96,6 +103,11 @@ public final class BrowserSidebar {
     /// Builds the rows again (a few dozen at most) and keeps the highlight.
     func reload() {
         popover.map { gtk_popover_popdown(cast($0)) }
+        // A row about to go may hold the window's focus (its eject button, just clicked). Left
+        // to itself GTK hands the focus to the first row, which then shows as selected.
+        let root = gtk_widget_get_root(listBox)
+        let hadFocus = root.flatMap { gtk_root_get_focus($0) }.map { gtk_widget_is_ancestor($0, listBox) != 0 } ?? false
+        if hadFocus, let root { gtk_root_set_focus(root, nil) }
         while let child = gtk_widget_get_first_child(listBox) {
             gtk_list_box_remove(cast(listBox), child)
         }
@@ -108,6 +120,7 @@ public final class BrowserSidebar {
             rows.append((row, item))
         }
         if let highlighted { highlight(highlighted) }
+        if hadFocus, let selected = gtk_list_box_get_selected_row(cast(listBox)) { gtk_widget_grab_focus(cast(selected)) }
     }
 
     /// Ejects or unmounts a volume row's mount.

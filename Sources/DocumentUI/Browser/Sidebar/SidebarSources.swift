@@ -25,6 +25,13 @@ final class SidebarSources {
     }
 
     private var listeners: [Listener] = []
+
+    private struct RemovalListener {
+        weak var owner: AnyObject?
+        let handler: (URL) -> Void
+    }
+
+    private var removalListeners: [RemovalListener] = []
     private var favoritesToken: ObservationToken?
     private var trashMonitor: ObjectReference?
     private var tagScan: Task<Void, Never>?
@@ -34,6 +41,11 @@ final class SidebarSources {
         favorites = Favorites(directories: directories)
         places = SidebarItem.places(directories: directories)
         volumes.didChange = { [weak self] in self?.notify() }
+        volumes.didRemove = { [weak self] root in
+            guard let self else { return }
+            self.removalListeners.removeAll { $0.owner == nil }
+            for listener in self.removalListeners { listener.handler(root) }
+        }
         favoritesToken = favorites.addObserver { list in
             Task { @MainActor in SidebarSources.shared.favoritesChanged(list) }
         }
@@ -52,6 +64,11 @@ final class SidebarSources {
     /// Calls `handler` after every change while `owner` lives.
     func addListener(owner: AnyObject, _ handler: @escaping () -> Void) {
         listeners.append(Listener(owner: owner, handler: handler))
+    }
+
+    /// Calls `handler` with the root of every mount that goes away while `owner` lives.
+    func addRemovalListener(owner: AnyObject, _ handler: @escaping (URL) -> Void) {
+        removalListeners.append(RemovalListener(owner: owner, handler: handler))
     }
 
     private func notify() {

@@ -11,12 +11,33 @@ final class SidebarVolumes {
     private let monitor: ObjectReference
     /// Called after every change.
     var didChange: (() -> Void)?
+    /// Called with the root of a mount that went away (before `didChange`).
+    var didRemove: ((URL) -> Void)?
 
     init() {
         monitor = ObjectReference(adopting: UnsafeMutableRawPointer(g_volume_monitor_get()!))
-        for signal in ["mount-added", "mount-removed", "mount-changed"] {
+        for signal in ["mount-added", "mount-changed"] {
             connectSignal(monitor.pointer, signal) { [weak self] (_: UnsafeMutableRawPointer?) in self?.didChange?() }
         }
+        connectSignal(monitor.pointer, "mount-removed") { [weak self] (mount: UnsafeMutableRawPointer?) in
+            if let mount, let root = g_mount_get_root(OpaquePointer(mount)) {
+                let uri = takeString(g_file_get_uri(root))
+                unref(root)
+                if let uri, let url = URL(string: uri) { self?.didRemove?(url) }
+            }
+            self?.didChange?()
+        }
+    }
+
+    /// Whether `url` is the mount root `root` or inside it.
+    static func location(_ url: URL, isOn root: URL) -> Bool {
+        func trimmed(_ url: URL) -> String {
+            var text = url.isFileURL ? url.standardizedFileURL.absoluteString : url.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            return text
+        }
+        let location = trimmed(url), mountRoot = trimmed(root)
+        return location == mountRoot || location.hasPrefix(mountRoot + "/")
     }
 
     /// A row for every mount a user would want in the sidebar: not shadowed by another, not
