@@ -13,6 +13,8 @@ packages=(
   libgtk-4-media-gstreamer gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   # Space in Files: the real Nautilus, and Sushi as the peer the previewer is measured against
   nautilus gnome-sushi
+  # the sidebar's volume test mounts gvfs's localtest backend (gvfsd-localtest) with `gio mount`
+  gvfs-daemons
   # office documents in the previewer
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   # thumbnails: the sandbox, and the desktop's own thumbnailers Dossier runs and is measured against
