@@ -51,23 +51,11 @@ final class PreviewPage {
     /// Starts loading (once).
     func start() {
         guard work == nil else { return }
-        let item = item
+        let url = item.url
         // The type needs the file's first bytes: off the main thread, started at once, while
-        // the main thread still builds and shows the window.
-        let detection = Task.detached { () -> Result<DocumentType, PreviewError> in
-            do throws(ItemError) {
-                let info = try ItemInfo.inspect(item.url.path)
-                switch info.kind {
-                case .regular, .directory, .symbolicLink: return .success(info.type)
-                default:
-                    // A FIFO or a device could be read forever: never opened.
-                    return .failure(PreviewError(tr("It is a %s, not a file: only files and folders can be previewed.",
-                                                    info.type.localizedDescription)))
-                }
-            } catch {
-                return .failure(PreviewError(error.description))
-            }
-        }
+        // the main thread still builds and shows the window (or already begun, for the
+        // service's first item).
+        let detection = PreviewPrefetch.takeDetection(for: url) ?? Task.detached { Self.detectType(of: url) }
         work = Task { @MainActor [weak self] in
             let detected = await detection.value
             guard let self, !Task.isCancelled else { return }
@@ -92,6 +80,22 @@ final class PreviewPage {
         }
     }
 
+    /// The type of the file at `url`, or why it is not shown.
+    nonisolated static func detectType(of url: URL) -> Result<DocumentType, PreviewError> {
+        do throws(ItemError) {
+            let info = try ItemInfo.inspect(url.path)
+            switch info.kind {
+            case .regular, .directory, .symbolicLink: return .success(info.type)
+            default:
+                // A FIFO or a device could be read forever: never opened.
+                return .failure(PreviewError(tr("It is a %s, not a file: only files and folders can be previewed.",
+                                                info.type.localizedDescription)))
+            }
+        } catch {
+            return .failure(PreviewError(error.description))
+        }
+    }
+
     private func render(as type: DocumentType) async {
         self.type = type
         let renderer = PreviewRendererRegistry.shared.makeRenderer(for: type)
@@ -100,6 +104,7 @@ final class PreviewPage {
         renderer.setLinkHandler { [weak self] url in self?.linkHandler?(url, item) }
         gtk_stack_add_named(OpaquePointer(view), renderer.view, "content")
         do {
+            defer { PreviewPrefetch.discard(for: item.url) }  // what another renderer would have used
             try await renderer.load(item, type: type)
             guard state == .loading, !Task.isCancelled else { return }
             state = .ready
@@ -125,6 +130,7 @@ final class PreviewPage {
     /// Stops loading; a late result is dropped.
     func cancel() {
         work?.cancel()
+        PreviewPrefetch.discard(for: item.url)
         if state == .loading { state = .failed(tr("Cancelled")) }
     }
 }

@@ -16,10 +16,12 @@ final class PreviewWindow {
     let zoomLayer: Widget
     let zoom: ZoomTransition
     private(set) var isFullscreen = false
+    /// The size the window opens at.
+    nonisolated static let defaultSize: (width: Int32, height: Int32) = (900, 700)
 
     init(application: UnsafeMutablePointer<GtkApplication>?) {
         window = application.map { widget(adw_application_window_new($0)) } ?? widget(adw_window_new())
-        gtk_window_set_default_size(cast(window), 900, 700)
+        gtk_window_set_default_size(cast(window), Self.defaultSize.width, Self.defaultSize.height)
         setAccessibleName(window, tr("Preview"))
 
         title = OpaquePointer(adw_window_title_new("", ""))

@@ -37,21 +37,18 @@ struct PreviewerServiceCommand {
     private static func serve() -> Int32 {
         openDisplay()
         // Started by D-Bus for an item that is about to come: what it will need loads on
-        // another core meanwhile (after openDisplay: no thread may run while it sets GDK_DEBUG).
+        // another core meanwhile (after openDisplay: no thread may run while it sets GDK_DEBUG),
+        // and the name is owned now, so that item's own work starts while the application does.
         PreviewController.prepareInBackground()
+        PreviewController.prepareForPrefetch()
+        let bus = PreviewerBus.start()
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", G_APPLICATION_IS_SERVICE)!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)
         nonisolated(unsafe) var service: NautilusPreviewerService?
         connectSignal(UnsafeMutableRawPointer(application), "startup") { () -> Void in
-            guard let connection = g_application_get_dbus_connection(app) else { return }
-            let created = NautilusPreviewerService(application: UnsafeMutableRawPointer(application).assumingMemoryBound(to: GtkApplication.self))
-            do {
-                try created.register(on: connection)
-                service = created
-            } catch {
-                Output.error(tr("The previewer service could not start: %s", "\(error)"))
-            }
+            service = NautilusPreviewerService(application: UnsafeMutableRawPointer(application).assumingMemoryBound(to: GtkApplication.self),
+                                               bus: bus)
         }
         MainLoopBridge.install()
         // A service (G_APPLICATION_IS_SERVICE) waits for its inactivity timeout.

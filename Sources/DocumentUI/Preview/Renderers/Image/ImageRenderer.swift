@@ -48,7 +48,12 @@ public final class ImageRenderer: PreviewRenderer {
         let path = item.url.path
         self.path = path
         let edge = fittingEdge
-        let decoded = await Task.detached { Self.decode(path, edge: edge) }.value
+        let decoded: Result<Decoded, PreviewError>
+        if case .image(edge, let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
+            decoded = prefetched  // decoded while the service started
+        } else {
+            decoded = await Task.detached { Self.decode(path, edge: edge) }.value
+        }
         switch decoded {
         case .failure(let error): throw error
         case .success(let image):
@@ -80,14 +85,18 @@ public final class ImageRenderer: PreviewRenderer {
     /// The long side to decode at so the image fills the window at its scale (at least 512).
     private var fittingEdge: Int32 {
         guard let root = gtk_widget_get_root(view).map({ widget($0) }) else { return 1000 }
-        let scale = max(gtk_widget_get_scale_factor(root), 1)
         var width = gtk_widget_get_width(root), height = gtk_widget_get_height(root)
         if width <= 0 || height <= 0 {
             // Not laid out yet (the first showing): the size it is about to get.
             gtk_window_get_default_size(cast(root), &width, &height)
         }
-        let longest = max(width, height) * scale
-        return longest > 0 ? min(max(longest, 512), Self.displayEdge) : 1000
+        return Self.fittingEdge(width: width, height: height, scale: gtk_widget_get_scale_factor(root))
+    }
+
+    /// The long side that fills a window of `width` × `height` at `scale` (at least 512).
+    nonisolated static func fittingEdge(width: Int32, height: Int32, scale: Int32) -> Int32 {
+        let longest = max(width, height) * max(scale, 1)
+        return longest > 0 ? min(max(longest, 512), displayEdge) : 1000
     }
 
     nonisolated static func decode(_ path: String, edge wanted: Int32) -> Result<Decoded, PreviewError> {

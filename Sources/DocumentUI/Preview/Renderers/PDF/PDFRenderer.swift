@@ -68,7 +68,35 @@ public final class PDFRenderer: PreviewRenderer {
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         self.item = item
         pageWidth = fittingWidth
-        let uri = item.url.absoluteString
+        let width = pageWidth
+        let opened: Result<Opened, PreviewError>
+        if case .pdf(width, let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
+            opened = prefetched  // opened and its first page drawn while the service started
+        } else {
+            opened = await Self.open(item.url, firstPageWidth: width)
+        }
+        let (document, count, first) = try opened.get().parts
+        self.document = document
+        setAccessibleName(scrolled, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
+        gtk_widget_set_visible(pagesButton, count > 1 ? 1 : 0)
+        gtk_toggle_button_set_active(cast(pagesButton), count > 1 ? 1 : 0)
+        // The first page before anything is shown; the others after.
+        append(first, page: 0)
+        drawRest(from: 1, count: count)
+    }
+
+    /// A document opened, with its number of pages and its first page drawn.
+    struct Opened: Sendable {
+        let document: PopplerDocumentReference
+        let count: Int
+        let first: RenderedPage?
+        var parts: (PopplerDocumentReference, Int, RenderedPage?) { (document, count, first) }
+    }
+
+    /// Opens the document at `url` and draws its first page `firstPageWidth` pixels wide, off
+    /// the main thread.
+    nonisolated static func open(_ url: URL, firstPageWidth: Int32) async -> Result<Opened, PreviewError> {
+        let uri = url.absoluteString
         let opened = await Task.detached { () -> Result<PopplerDocumentReference, PreviewError> in
             var error: UnsafeMutablePointer<GError>?
             guard let document = poppler_document_new_from_file(uri, nil, &error) else {
@@ -80,17 +108,14 @@ public final class PDFRenderer: PreviewRenderer {
             }
             return .success(PopplerDocumentReference(document))
         }.value
-        let document = try opened.get()
-        self.document = document
+        let document: PopplerDocumentReference
+        switch opened {
+        case .failure(let error): return .failure(error)
+        case .success(let opened): document = opened
+        }
         let count = Int(poppler_document_get_n_pages(document.pointer))
-        guard count > 0 else { throw PreviewError(tr("The document has no pages.")) }
-        setAccessibleName(scrolled, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
-        gtk_widget_set_visible(pagesButton, count > 1 ? 1 : 0)
-        gtk_toggle_button_set_active(cast(pagesButton), count > 1 ? 1 : 0)
-        // The first page before anything is shown; the others after.
-        let first = await Self.draw(document, page: 0, width: pageWidth)
-        append(first, page: 0)
-        drawRest(from: 1, count: count)
+        guard count > 0 else { return .failure(PreviewError(tr("The document has no pages."))) }
+        return .success(Opened(document: document, count: count, first: await draw(document, page: 0, width: firstPageWidth)))
     }
 
     /// A page width that fits the window, leaving room for the margins and the scroll bar.
@@ -102,6 +127,11 @@ public final class PDFRenderer: PreviewRenderer {
             var height: Int32 = 0
             gtk_window_get_default_size(cast(root), &width, &height)
         }
+        return Self.fittingWidth(windowWidth: width)
+    }
+
+    /// The page width for a window `windowWidth` wide.
+    nonisolated static func fittingWidth(windowWidth width: Int32) -> Int32 {
         // Room for the page sidebar when the document has several pages.
         let available = width - Int32(PageSidebar.thumbnailWidth) - 40
         return available > 200 ? min(max(available - 64, 200), 1600) : 800

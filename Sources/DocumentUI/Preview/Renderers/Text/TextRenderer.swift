@@ -36,21 +36,14 @@ public final class TextRenderer: PreviewRenderer {
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
-        let path = item.url.path
-        let name = item.url.lastPathComponent
-        let identifier = type.identifier
-        let read = await Task.detached { () -> Result<(String, Int64, LanguageReference?), PreviewError> in
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
-            }
-            defer { try? handle.close() }
-            let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
-            try? handle.seek(toOffset: 0)
-            let data = (try? handle.read(upToCount: TextRenderer.limit)) ?? Data()
-            // Invalid UTF-8 (Latin-1 files, a cut inside a character) shows repaired.
-            return .success((String(decoding: data, as: UTF8.self), size, Self.guessLanguage(name, identifier)))
-        }.value
-        let (text, size, language) = try read.get()
+        let url = item.url
+        let read: Result<Read, PreviewError>
+        if case .text(let prefetched) = await PreviewPrefetch.takeContent(for: url) {
+            read = prefetched  // read while the service started
+        } else {
+            read = await Task.detached { Self.read(url, type: type) }.value
+        }
+        let (text, size, language) = try read.get().parts
         let buffer = gtk_text_view_get_buffer(cast(source))
         if let language {
             gtk_source_buffer_set_language(cast(buffer), language.pointer)
@@ -67,6 +60,28 @@ public final class TextRenderer: PreviewRenderer {
             gtk_widget_set_visible(note, 1)
         }
         setAccessibleName(source, tr("Text of %s", item.displayTitle))
+    }
+
+    /// The start of a text file (`limit` bytes), its size and its language.
+    struct Read: Sendable {
+        let text: String
+        let size: Int64
+        let language: LanguageReference?
+        var parts: (String, Int64, LanguageReference?) { (text, size, language) }
+    }
+
+    /// Reads the start of the file at `url` and guesses its language, off the main thread.
+    nonisolated static func read(_ url: URL, type: DocumentType) -> Result<Read, PreviewError> {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
+        }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
+        try? handle.seek(toOffset: 0)
+        let data = (try? handle.read(upToCount: limit)) ?? Data()
+        // Invalid UTF-8 (Latin-1 files, a cut inside a character) shows repaired.
+        return .success(Read(text: String(decoding: data, as: UTF8.self), size: size,
+                             language: guessLanguage(url.lastPathComponent, type.identifier)))
     }
 
     /// The language manager the languages are guessed with. Guessing reads the header of

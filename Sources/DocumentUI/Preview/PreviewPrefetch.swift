@@ -1,0 +1,106 @@
+import CGtk
+import DocumentCore
+import Foundation
+
+/// Work on an item begun before its page exists: the previewer service started by D-Bus gets
+/// its first `ShowFile` while GTK and the application are still starting on the main thread,
+/// and that item's type, and the file work of its renderer (an image's reduced decode, a
+/// PDF's first page, the first part of a text), run meanwhile on another core. The page and
+/// its renderer take the results when they get there, for that file only and once.
+///
+/// One item at most: a newer one replaces it. What is not taken is dropped with it.
+enum PreviewPrefetch {
+    /// A renderer's file work, done for the window's first size.
+    enum Content: Sendable {
+        case image(edge: Int32, Result<ImageRenderer.Decoded, PreviewError>)
+        case pdf(width: Int32, Result<PDFRenderer.Opened, PreviewError>)
+        case text(Result<TextRenderer.Read, PreviewError>)
+    }
+
+    private struct Entry: Sendable {
+        let url: URL
+        var detection: Task<Result<DocumentType, PreviewError>, Never>?
+        var content: Task<Content?, Never>?
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var entry: Entry?
+    /// The scale of the display's first monitor, read on the main thread once GTK is up (the
+    /// window's first size is counted in device pixels for images).
+    nonisolated(unsafe) static var scale: Int32 = 1
+
+    /// Starts finding the type of the file at `url` and its renderer's first work.
+    static func start(_ url: URL) {
+        let detection = Task.detached(priority: .userInitiated) { PreviewPage.detectType(of: url) }
+        let content = Task.detached(priority: .userInitiated) { () -> Content? in
+            guard case .success(let type) = await detection.value else { return nil }
+            return await work(for: url, type: type)
+        }
+        lock.withLock { entry = Entry(url: url, detection: detection, content: content) }
+    }
+
+    /// The type detection started for `url`, if any (once).
+    static func takeDetection(for url: URL) -> Task<Result<DocumentType, PreviewError>, Never>? {
+        lock.withLock {
+            guard entry?.url == url else { return nil }
+            defer { entry?.detection = nil }
+            return entry?.detection
+        }
+    }
+
+    /// The renderer work started for `url`, if any (once; the entry is gone after). On the
+    /// main actor, as its renderers are: when the work is done, the renderer goes on without
+    /// leaving the main thread (a hop to the worker threads waits while they decode or draw).
+    @MainActor
+    static func takeContent(for url: URL) async -> Content? {
+        let task: Task<Content?, Never>? = lock.withLock {
+            guard entry?.url == url else { return nil }
+            defer { entry = nil }
+            return entry?.content
+        }
+        return await task?.value
+    }
+
+    /// Drops what was begun for `url` and not taken (its renderer did not ask for it).
+    static func discard(for url: URL) {
+        lock.withLock { if entry?.url == url { entry = nil } }
+    }
+
+    /// What the built-in renderer of `type` would do first, for the window's default size.
+    /// Types that another renderer takes (Markdown, tables, installed previewers) get text or
+    /// nothing: the renderer that does not ask for it drops it.
+    private static func work(for url: URL, type: DocumentType) async -> Content? {
+        let (width, height) = PreviewWindow.defaultSize
+        if type.conforms(to: .image) {
+            let edge = ImageRenderer.fittingEdge(width: width, height: height, scale: scale)
+            return .image(edge: edge, ImageRenderer.decode(url.path, edge: edge))
+        }
+        if type.conforms(to: .pdf) {
+            let pageWidth = PDFRenderer.fittingWidth(windowWidth: width)
+            return .pdf(width: pageWidth, await PDFRenderer.open(url, firstPageWidth: pageWidth))
+        }
+        if type.conforms(to: .text) {
+            return .text(TextRenderer.read(url, type: type))
+        }
+        return nil
+    }
+}
+
+extension PreviewController {
+    /// Starts, off the main thread, the work of showing the file at `url`: its type and its
+    /// renderer's first decoding or reading. For the previewer service, whose first item
+    /// arrives while GTK and the application still start: call from any thread; the page
+    /// made for that file takes the results.
+    public nonisolated static func prefetch(_ url: URL) {
+        PreviewPrefetch.start(url)
+    }
+
+    /// Reads what the prefetched work needs to know of the display (its scale). Call on the
+    /// main thread once GTK is initialised, before `prefetch`.
+    public static func prepareForPrefetch() {
+        guard let display = gdk_display_get_default(), let monitors = gdk_display_get_monitors(display),
+              let first = g_list_model_get_item(monitors, 0) else { return }
+        PreviewPrefetch.scale = max(gdk_monitor_get_scale_factor(OpaquePointer(first)), 1)
+        g_object_unref(first)
+    }
+}

@@ -1,0 +1,122 @@
+import CGLib
+import DocumentCore
+import DocumentUI
+import Foundation
+import GObjectSupport
+
+/// The previewer's side of the session bus: the `org.gnome.NautilusPreviewer2` object and the
+/// `org.gnome.NautilusPreviewer` name, served on a thread of their own from the moment GTK is
+/// initialised. D-Bus activation holds Nautilus's first `ShowFile` until the name is owned;
+/// owning it before the application starts (libadwaita, styles, the application's own name:
+/// ~40 ms on the main thread) lets that first file's work (its type, an image's decode, a
+/// PDF's first page) begin on another core meanwhile. Calls go on to the main thread, in order,
+/// once the service is ready for them.
+final class PreviewerBus: @unchecked Sendable {
+    /// A call from Nautilus, for the main thread.
+    enum Call: Sendable {
+        case showFile(uri: String, windowHandle: String, closeIfAlreadyShown: Bool)
+        case close
+    }
+
+    private let lock = NSLock()
+    private var pending: [Call] = []
+    private var ready = false
+    private var visible = false
+    private var busConnection: OpaquePointer?
+    nonisolated(unsafe) private var receiver: (@MainActor (Call) -> Void)?
+
+    /// Connects and asks for the name on a new thread.
+    static func start() -> PreviewerBus {
+        let bus = PreviewerBus()
+        let thread = Thread { bus.serve() }
+        thread.name = "previewer-bus"
+        thread.start()
+        return bus
+    }
+
+    /// The connection, once made (for signals sent from the main thread).
+    var connection: OpaquePointer? { lock.withLock { busConnection } }
+
+    /// Whether the window is shown, for the `Visible` property (read on the bus thread).
+    func setVisible(_ shown: Bool) { lock.withLock { visible = shown } }
+
+    /// From now on calls go to `handler` on the main thread; those that came before go first.
+    @MainActor
+    func deliver(to handler: @escaping @MainActor (Call) -> Void) {
+        receiver = handler
+        lock.withLock { ready = true }
+        drain()
+    }
+
+    @MainActor
+    private func drain() {
+        guard let receiver else { return }
+        while let call = lock.withLock({ pending.isEmpty ? nil : pending.removeFirst() }) {
+            receiver(call)
+        }
+    }
+
+    private func serve() {
+        // Method calls are dispatched to the thread-default context at registration: this one.
+        let context = g_main_context_new()
+        g_main_context_push_thread_default(context)
+        do {
+            let connection = try withGError { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }!
+            lock.withLock { busConnection = connection }
+            try register(on: connection)
+        } catch {
+            Output.error(tr("The previewer service could not start: %s", "\(error)"))
+            return
+        }
+        g_main_loop_run(g_main_loop_new(context, 0))
+    }
+
+    private func register(on connection: OpaquePointer) throws {
+        let node = try withGError { g_dbus_node_info_new_for_xml(NautilusPreviewerService.introspection, $0) }!
+        defer { g_dbus_node_info_unref(node) }
+        let interface = node.pointee.interfaces[0]!
+        var vtable = GDBusInterfaceVTable(method_call: { _, _, _, _, method, parameters, invocation, data in
+            let bus = Unmanaged<PreviewerBus>.fromOpaque(data!).takeUnretainedValue()
+            bus.handle(String(cString: method!), parameters, invocation)
+        }, get_property: { _, _, _, _, property, _, data in
+            let bus = Unmanaged<PreviewerBus>.fromOpaque(data!).takeUnretainedValue()
+            guard String(cString: property!) == "Visible" else { return nil }
+            return g_variant_new_boolean(bus.lock.withLock { bus.visible } ? 1 : 0)
+        }, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil))
+        _ = try withGError {
+            g_dbus_connection_register_object(connection, NautilusPreviewerService.objectPath, interface, &vtable,
+                                              Unmanaged.passRetained(self).toOpaque(), nil, $0)
+        }
+        g_bus_own_name_on_connection(connection, NautilusPreviewerService.busName,
+                                     GBusNameOwnerFlags(G_BUS_NAME_OWNER_FLAGS_REPLACE.rawValue | G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT.rawValue),
+                                     nil, nil, nil, nil)
+    }
+
+    /// On the bus thread: answers at once (as Sushi does) and queues the call for the main one.
+    private func handle(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+        let call: Call
+        switch method {
+        case "ShowFile":
+            var uri: UnsafeMutablePointer<gchar>?
+            var handle: UnsafeMutablePointer<gchar>?
+            var close: gboolean = 0
+            dossier_variant_get_ssb(parameters, &uri, &handle, &close)
+            call = .showFile(uri: takeString(uri) ?? "", windowHandle: takeString(handle) ?? "", closeIfAlreadyShown: close != 0)
+        case "Close":
+            call = .close
+        default:
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", method)
+            return
+        }
+        g_dbus_method_invocation_return_value(invocation, nil)
+        let early = lock.withLock { () -> Bool in
+            pending.append(call)
+            return !ready
+        }
+        // Before the service is up (the call that started it): its file's work begins now.
+        if early, case .showFile(let uri, _, _) = call, let url = URL(string: uri), url.isFileURL {
+            PreviewController.prefetch(url)
+        }
+        DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
+    }
+}
