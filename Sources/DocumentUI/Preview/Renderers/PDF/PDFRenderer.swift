@@ -219,8 +219,11 @@ public final class PDFRenderer: PreviewRenderer {
     private func append(_ rendered: RenderedPage?, page: Int) {
         guard let rendered else { return }
         let bytes = rendered.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        // cairo's ARGB32 on a little-endian machine is B, G, R, A in memory, premultiplied.
-        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(rendered.stride))
+        // cairo's ARGB32 on a little-endian machine is B, G, R, A in memory, premultiplied; a
+        // page is painted white first, so every pixel is opaque and the bytes read the same as
+        // straight alpha, which GTK 4.8's cairo renderer converts on each frame with a plain
+        // premultiply (its own premultiplied format goes through floats, ~10 ms a page).
+        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8, bytes, gsize(rendered.stride))
         g_bytes_unref(bytes)
         let picture = gtk_picture_new()!
         gtk_widget_add_css_class(picture, "card")

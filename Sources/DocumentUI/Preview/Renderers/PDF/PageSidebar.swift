@@ -40,7 +40,8 @@ final class PageSidebar {
     /// Adds the picture of page `index` (0-based), drawn `thumbnailWidth` pixels wide.
     func add(_ rendered: RenderedPage, page index: Int) {
         let bytes = rendered.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes,
+        // Opaque (painted white first): read as straight alpha, GTK 4.8's quickest to draw.
+        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8, bytes,
                                              gsize(rendered.stride))
         g_bytes_unref(bytes)
         let picture = gtk_picture_new()!
