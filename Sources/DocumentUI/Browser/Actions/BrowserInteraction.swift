@@ -33,17 +33,27 @@ extension DocumentBrowser: DocumentInteractionDelegate {
         gtk_gesture_single_set_button(click, guint(GDK_BUTTON_SECONDARY))
         connectPointSignal(raw(click), "pressed") { [weak self] x, y in self?.menuRequested(on: view, x: x, y: y) }
         gtk_widget_add_controller(view, click)
+        // A long press, by touch or by a mouse held still: a mouse's long press on the empty
+        // background is left to the rubber band (a slow start of a band selection).
         let press = gtk_gesture_long_press_new()!
-        gtk_gesture_single_set_touch_only(press, 1)
         connectPairSignal(raw(press), "pressed") { [weak self] x, y in
-            MainActor.assumeIsolated { self?.menuRequested(on: view, x: x, y: y) }
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let touch = gtk_gesture_get_device(press).map { gdk_device_get_source($0) == GDK_SOURCE_TOUCHSCREEN } ?? false
+                guard touch || self.item(on: view, x: x, y: y) != nil else { return }
+                gtk_gesture_set_state(press, GTK_EVENT_SEQUENCE_CLAIMED)
+                self.menuRequested(on: view, x: x, y: y)
+            }
         }
         gtk_widget_add_controller(view, press)
     }
 
+    private func item(on view: Widget, x: Double, y: Double) -> BrowserItem? {
+        view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
+    }
+
     private func menuRequested(on view: Widget, x: Double, y: Double) {
-        let item = view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
-        guard let item, let position = model.position(of: item.url) else {
+        guard let item = item(on: view, x: x, y: y), let position = model.position(of: item.url) else {
             gtk_selection_model_unselect_all(selection)
             presentBackgroundMenu(on: view, x: x, y: y)
             return
