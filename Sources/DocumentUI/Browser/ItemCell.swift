@@ -84,6 +84,7 @@ final class GridCell {
         }
         gtk_inscription_set_text(opaque(label), item.name)
         setAccessibleName(label, item.name)
+        setAccessibleNameOfListItem(holding: root, item.name)
         let location = item.trashed.map { displayPath(($0.originalPath as NSString).deletingLastPathComponent) } ?? item.location
         if let location {
             gtk_inscription_set_text(opaque(caption), location)

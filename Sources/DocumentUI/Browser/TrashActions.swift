@@ -68,6 +68,7 @@ final class TrashActions {
             guard response == "empty" else { return }
             self?.empty()
         }
+        nameResponseButtons(of: cast(dialog))
         gtk_window_present(cast(dialog))
     }
 

@@ -250,6 +250,7 @@ public final class DocumentInteractionController {
         adw_message_dialog_add_response(cast(dialog), "close", tr("Close"))
         adw_message_dialog_set_default_response(cast(dialog), "close")
         setAccessibleName(dialog, tr("Could Not Complete the Action"))
+        nameResponseButtons(of: cast(dialog))
         gtk_window_present(cast(dialog))
     }
 }

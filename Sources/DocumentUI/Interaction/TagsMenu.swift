@@ -77,6 +77,7 @@ extension DocumentInteractionController {
             self.knownTags.append(tag)
             self.setTag(tag, on: true)
         }
+        nameResponseButtons(of: cast(dialog))
         gtk_window_present(cast(dialog))
         gtk_widget_grab_focus(entry)
     }

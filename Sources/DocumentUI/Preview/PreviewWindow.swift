@@ -33,6 +33,17 @@ final class PreviewWindow {
         gtk_actionable_set_action_name(cast(widget(openButton)), "doc.open")
         setAccessibleName(widget(openButton), tr("Open in the default application"))
         adw_split_button_set_dropdown_tooltip(openButton, tr("Open with another application"))
+        // AdwSplitButton 1.2 gives its arrow only a tooltip: name the arrow (a GtkMenuButton)
+        // and the toggle inside it, or a screen reader announces "GtkMenuButton".
+        var part = gtk_widget_get_first_child(widget(openButton))
+        while let current = part {
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self),
+                                          gtk_menu_button_get_type()) != 0 {
+                setAccessibleName(current, tr("Open with another application"))
+                if let toggle = gtk_widget_get_first_child(current) { setAccessibleName(toggle, tr("Open with another application")) }
+            }
+            part = gtk_widget_get_next_sibling(current)
+        }
         adw_header_bar_pack_end(OpaquePointer(header), widget(openButton))
 
         let menu = g_menu_new()

@@ -45,6 +45,46 @@ public typealias Widget = UnsafeMutablePointer<GtkWidget>
 @MainActor
 func setAccessibleName(_ widget: Widget, _ name: String) {
     dossier_gtk_accessible_set_label(widget, name)
+    // A button with a text is labelled by its label too, and GTK 4.8 reads both ("Empty
+    // Trash Empty Trash…"): the name given here is the one to read.
+    if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
+                                  gtk_button_get_type()) != 0 {
+        gtk_accessible_reset_relation(OpaquePointer(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+    }
+}
+
+/// Names the response buttons of an AdwMessageDialog by their text: libadwaita 1.2 labels
+/// each with its mnemonic text and GTK 4.8 reads that before the label ("_Cancel Cancel").
+/// Call after the responses are added.
+@MainActor
+func nameResponseButtons(of dialog: Widget) {
+    var stack: [Widget] = [dialog]
+    while let widget = stack.popLast() {
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
+                                      gtk_button_get_type()) != 0,
+           let label = gtk_button_get_label(cast(widget)) {
+            let text = String(cString: label)
+            setAccessibleName(widget, gtk_button_get_use_underline(cast(widget)) != 0
+                              ? text.replacingOccurrences(of: "_", with: "") : text)
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            stack.append(current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+    }
+}
+
+/// Names the widget a list or grid view wraps around `child`, `levels` up: 1 for a grid's
+/// item or a column view's cell, 2 for a column view's row. GTK 4.8 leaves these
+/// GTK-internal widgets unnamed (AT-SPI reads their type name, "GtkListItemWidget") and has
+/// no API for it before 4.12's `gtk_list_item_set_accessible_label`; they are reused, so the
+/// name is set again at each bind.
+@MainActor
+func setAccessibleNameOfListItem(holding child: Widget, _ name: String, levels: Int = 1) {
+    var widget: Widget? = child
+    for _ in 0..<levels { widget = widget.flatMap { gtk_widget_get_parent($0) } }
+    if let widget { setAccessibleName(widget, name) }
 }
 
 /// A label with the given text, style classes and accessible name.

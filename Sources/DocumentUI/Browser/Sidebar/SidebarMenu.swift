@@ -135,6 +135,7 @@ extension BrowserSidebar {
             let label = borrowString(gtk_editable_get_text(cast(entry)))?.trimmingCharacters(in: .whitespaces)
             self.changeFavorites { try $0.rename(favorite.uri, to: label) }
         }
+        nameResponseButtons(of: cast(dialog))
         gtk_window_present(cast(dialog))
     }
 }
