@@ -1,5 +1,5 @@
 import CGtk
-import DocumentCore
+@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
@@ -124,6 +124,23 @@ final class BrowserArrivalTests: XCTestCase {
             try? Data("x".utf8).write(to: new)
             XCTAssertTrue(spin { model.count == 1 }, "shown through the filter")
             XCTAssertNotNil(model.arrivals.animationStart(for: new.path, at: g_get_monotonic_time()), "and it animates in")
+        }
+    }
+}
+
+/// After the Trash is emptied, what was moved there can no longer be put back: those actions
+/// leave the undo stack (and their toasts), the others stay.
+final class UndoStackTests: XCTestCase {
+    func testEmptyingTheTrashDropsTheTrashingsOnly() {
+        MainActor.assumeIsolated {
+            let stack = UndoStack()
+            let trash = TrashDirectory.home(dataHome: "/tmp/undo-stack")
+            let trashed = TrashedItem(name: "a.txt", originalPath: "/tmp/a.txt", deletionDate: nil, trash: trash)
+            stack.push("renamed", [.renamed(from: URL(fileURLWithPath: "/tmp/b"), to: URL(fileURLWithPath: "/tmp/c"))])
+            stack.push("trashed", [.trashed(trashed)])
+            XCTAssertEqual(stack.entries.map(\.title), ["renamed", "trashed"])
+            stack.dropTrashings()
+            XCTAssertEqual(stack.entries.map(\.title), ["renamed"], "the rename can still be undone, the trashing not")
         }
     }
 }

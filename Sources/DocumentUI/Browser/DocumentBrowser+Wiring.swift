@@ -15,6 +15,7 @@ extension DocumentBrowser {
         grid.onActivate { [weak self] position in self?.activate(position) }
         list.onActivate { [weak self] position in self?.activate(position) }
         trashActions.report = { [weak self] message in self?.toast(message) }
+        trashActions.didEmpty = { [weak self] in self?.undoStack.dropTrashings() }
         trashActions.didChange = { [weak self] in
             guard let self, self.location == .trash else { return }
             self.feed.reload()

@@ -16,6 +16,8 @@ final class TrashActions {
     var report: ((String) -> Void)?
     /// Called when the Trash changed (the listing reloads).
     var didChange: (() -> Void)?
+    /// Called once the Trash was emptied (what was trashed can no longer be put back).
+    var didEmpty: (() -> Void)?
 
     init(trash: Trash) {
         self.trash = trash
@@ -79,6 +81,7 @@ final class TrashActions {
             do throws(TrashError) { _ = try trash.empty() } catch { problem = error.description }
             await MainActor.run { [weak self] in
                 if let problem { self?.report?(problem) }
+                self?.didEmpty?()
                 self?.didChange?()
             }
         }

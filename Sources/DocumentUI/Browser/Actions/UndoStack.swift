@@ -60,5 +60,13 @@ final class UndoStack {
         return entries.remove(at: index)
     }
 
+    /// Drops the actions that moved things to the Trash, and dismisses their toasts: after the
+    /// Trash was emptied, there is nothing left to put back.
+    func dropTrashings() {
+        let gone = entries.filter { $0.results.contains { if case .trashed = $0 { true } else { false } } }
+        for entry in gone { forget(entry.id, dismiss: true) }
+        entries.removeAll { entry in gone.contains { $0.id == entry.id } }
+    }
+
     var isEmpty: Bool { entries.isEmpty }
 }
