@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include <malloc.h>
 
 /* Open file description locks (Linux 3.15+): owned by the open file description, so they
    work between threads of one process and are released only by the last close of it. */

@@ -64,8 +64,6 @@ final class BrowserListModel {
     func apply(_ changes: QueryChangeSet, showingFolder: Bool = false) {
         guard !changes.isEmpty else { return }
         let converted = ConvertedChanges(changes, showingFolder: showingFolder, old: allItems)
-        // New items only: a moved (renamed) item is one the user already saw.
-        arrivals.record(changes.inserted.map { $0.item.path })
         if filterText.isEmpty {
             // Shown and all are the same list: tell the views each range.
             applyPrecisely(converted)

@@ -1,4 +1,3 @@
-import CGLib
 import DocumentCore
 import Foundation
 
@@ -59,17 +58,11 @@ final class FolderListing: @unchecked Sendable {
             return .listed(listed)
         case .reload(let items, let reason):
             let converted = items.map { BrowserItem($0) }
-            let wasGathering = isGathering
-            let unchanged = wasGathering && reason == .gathered && converted == listed
+            let completesListing = isGathering && reason == .gathered
+            let unchanged = completesListing && converted == listed
             isGathering = false
             listed = []
-            if wasGathering {
-                // The batches' lists, each a little longer than the last, leave tens of
-                // megabytes of freed heap behind in a large folder: give it back to the system.
-                queue.async { _ = CGLib.malloc_trim(0) }
-            }
-            if wasGathering && reason == .gathered { return .complete(unchanged ? nil : converted) }
-            return .relisted(converted)
+            return completesListing ? .complete(unchanged ? nil : converted) : .relisted(converted)
         case .changes(let changes): return .changes(changes)
         case .warning(let error): return .warning(error)
         case .failed(let error):

@@ -198,11 +198,12 @@ final class LocationFeed {
             setItems(items)
             state = .loaded
         case .changes(let changes):
+            // New items animate in, however they are shown; a moved (renamed) item is one the
+            // user already saw.
+            model.arrivals.record(changes.inserted.map { $0.item.path })
             if isShowingExtras || !model.filterText.isEmpty {
                 var items = folderItems
                 ConvertedChanges(changes, showingFolder: false, old: items).apply(to: &items)
-                // Shown through a filter or with search results: they still animate in.
-                model.arrivals.record(changes.inserted.map { $0.item.path })
                 setItems(items)
             } else {
                 model.apply(changes)
