@@ -99,7 +99,7 @@ final class BrowserListModel {
         let updates = changes.updated.filter { !placed.contains($0.index) && $0.index < items.count }
         for update in updates { items[update.index] = update.item }
         for run in Self.runs(updates.map(\.index).sorted()) {
-            object.itemsChanged(at: run.lowerBound, removed: run.count, added: run.count)
+            replaceInPlace(run)
         }
     }
 
@@ -112,7 +112,7 @@ final class BrowserListModel {
             for index in newItems.indices where old[index] != newItems[index] { changed.append(index) }
             items = newItems
             for run in Self.runs(changed) {
-                object.itemsChanged(at: run.lowerBound, removed: run.count, added: run.count)
+                replaceInPlace(run)
             }
             return
         }
@@ -144,8 +144,21 @@ final class BrowserListModel {
             changed.append(index)
         }
         for run in Self.runs(changed) {
-            object.itemsChanged(at: run.lowerBound, removed: run.count, added: run.count)
+            replaceInPlace(run)
         }
+    }
+
+    /// The selection over this model (the views'), so items updated in place stay selected.
+    var selection: OpaquePointer?
+
+    /// Tells the views that the items in `run` changed but stayed where they were. A selection
+    /// model drops what it sees removed, so the selected ones among them are selected again (a
+    /// file still being written, selected after a paste, stays selected as its size changes).
+    private func replaceInPlace(_ run: Range<Int>) {
+        let selected: [Int] = selection.map { model in run.filter { gtk_selection_model_is_selected(model, guint($0)) != 0 } } ?? []
+        object.itemsChanged(at: run.lowerBound, removed: run.count, added: run.count)
+        guard let selection else { return }
+        for position in selected { gtk_selection_model_select_item(selection, guint(position), 0) }
     }
 
     /// Beyond this many ranges, a change is told as one reset.

@@ -75,6 +75,7 @@ public final class DocumentBrowser {
         feed = LocationFeed(model: model, directories: directories, trash: trash)
         g_object_ref(raw(model.object.model))  // the selection takes the reference it is given
         selection = gtk_multi_selection_new(model.object.model)
+        model.selection = selection
         grid = ItemGridView(selection: selection, loader: loader, pixels: BrowserZoom.iconSizes[BrowserZoom.defaultLevel])
         grid.arrivals = model.arrivals
         list = ItemListView(selection: selection)
