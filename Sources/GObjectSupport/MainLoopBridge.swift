@@ -28,3 +28,22 @@ public enum MainLoopBridge {
     }
 }
 
+
+/// Work for the main thread that should wait until GTK has drawn: an idle source at
+/// `G_PRIORITY_DEFAULT_IDLE`, below GTK's layout and paint (`GDK_PRIORITY_REDRAW`), where
+/// `@MainActor` work queued through `MainLoopBridge` runs at the default priority, above them.
+public enum MainLoopIdle {
+    public static func run(_ work: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(IdleWork(work)).toOpaque()
+        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+            let work = Unmanaged<IdleWork>.fromOpaque(data!).takeUnretainedValue().work
+            MainActor.assumeIsolated { work() }
+            return 0  // G_SOURCE_REMOVE
+        }, box, { data in Unmanaged<IdleWork>.fromOpaque(data!).release() })
+    }
+}
+
+private final class IdleWork {
+    let work: @MainActor () -> Void
+    init(_ work: @escaping @MainActor () -> Void) { self.work = work }
+}

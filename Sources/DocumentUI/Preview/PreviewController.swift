@@ -210,7 +210,8 @@ public final class PreviewController {
     private func updateOpenWith(for page: PreviewPage) {
         guard let window else { return }
         let item = page.item
-        if interaction?.urls != [item.url] {
+        let sameItem = interaction?.urls == [item.url]
+        if !sameItem {
             let controller = interactionProvider?(item) ?? DocumentInteractionController(url: item.url)
             if controller.delegate == nil {
                 interactionDelegate.previewer = self
@@ -225,12 +226,16 @@ public final class PreviewController {
         }
         guard let interaction else { return }
         interaction.installActions(on: window.window)
-        window.setOpenWith(menu: nil, default: nil)
+        // The same item shown again keeps its menu until the new one is ready.
+        if !sameItem { window.setOpenWith(menu: nil, default: nil) }
         interaction.loadOpenWithMenu { [weak self, weak interaction] menu, defaultApp in
-            defer { g_object_unref(raw(menu)) }
-            guard let self, let interaction, self.interaction === interaction else { return }
-            interaction.setAction("open", enabled: defaultApp != nil)
-            self.window?.setOpenWith(menu: menu, default: defaultApp)
+            // Building the menu's popover makes widgets: after the item's first frame.
+            MainLoopIdle.run {
+                defer { g_object_unref(raw(menu)) }
+                guard let self, let interaction, self.interaction === interaction else { return }
+                interaction.setAction("open", enabled: defaultApp != nil)
+                self.window?.setOpenWith(menu: menu, default: defaultApp)
+            }
         }
     }
 

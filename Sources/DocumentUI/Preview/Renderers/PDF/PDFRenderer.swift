@@ -17,7 +17,6 @@ public final class PDFRenderer: PreviewRenderer {
     private let sidebar = PageSidebar()
     private let pagesButton: Widget
     private var pictures: [Int: Widget] = [:]
-    private let nearby: NearbyPictures
     private var selections: [Int: PageSelection] = [:]
     private var pageWidth: Int32 = 900
     private var document: PopplerDocumentReference?
@@ -34,7 +33,6 @@ public final class PDFRenderer: PreviewRenderer {
         gtk_widget_set_halign(column, GTK_ALIGN_CENTER)
         scrolled = gtk_scrolled_window_new()
         gtk_scrolled_window_set_child(cast(scrolled), column)
-        nearby = NearbyPictures(scrolled: scrolled, content: column, spacing: Double(Self.pageSpacing))
         gtk_widget_set_hexpand(scrolled, 1)
         pagesButton = gtk_toggle_button_new()
         gtk_button_set_icon_name(cast(pagesButton), "sidebar-show-symbolic")
@@ -166,8 +164,8 @@ public final class PDFRenderer: PreviewRenderer {
             guard pageWidth > 0, pageHeight > 0 else { return nil }
             let scale = Double(width) / pageWidth
             let height = Int32((pageHeight * scale).rounded())
-            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
-            defer { cairo_surface_destroy(surface) }
+            guard let drawing = CairoSurface(width: width, height: height) else { return nil }
+            let surface = drawing.pointer
             let context = cairo_create(surface)
             cairo_set_source_rgb(context, 1, 1, 1)
             cairo_paint(context)
@@ -175,8 +173,6 @@ public final class PDFRenderer: PreviewRenderer {
             poppler_page_render(page, context)
             cairo_destroy(context)
             cairo_surface_flush(surface)
-            let stride = Int(cairo_image_surface_get_stride(surface))
-            let data = Data(bytes: cairo_image_surface_get_data(surface), count: stride * Int(height))
             var rects = [Double](repeating: 0, count: 4 * 64)
             var uris = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 64)
             let count = Int(dossier_poppler_uri_links(page, scale, &rects, &uris, 64))
@@ -185,7 +181,7 @@ public final class PDFRenderer: PreviewRenderer {
                 guard let text = uris[index].map({ String(cString: $0) }), let url = URL(string: text) else { return nil }
                 return PageLink(x1: rects[index * 4], y1: rects[index * 4 + 1], x2: rects[index * 4 + 2], y2: rects[index * 4 + 3], url: url)
             }
-            return RenderedPage(width: width, height: height, stride: stride, pixels: data, links: links,
+            return RenderedPage(surface: drawing, links: links,
                                 glyphs: width > PageSidebar.thumbnailWidth ? glyphs(of: page, scale: scale) : [])
         }.value
     }
@@ -218,14 +214,7 @@ public final class PDFRenderer: PreviewRenderer {
 
     private func append(_ rendered: RenderedPage?, page: Int) {
         guard let rendered else { return }
-        let bytes = rendered.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        // cairo's ARGB32 on a little-endian machine is B, G, R, A in memory, premultiplied; a
-        // page is painted white first, so every pixel is opaque and the bytes read the same as
-        // straight alpha, which GTK 4.8's cairo renderer converts on each frame with a plain
-        // premultiply (its own premultiplied format goes through floats, ~10 ms a page).
-        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8, bytes, gsize(rendered.stride))
-        g_bytes_unref(bytes)
-        let picture = gtk_picture_new()!
+        let picture = SurfacePicture(rendered.surface).view
         gtk_widget_add_css_class(picture, "card")
         setAccessibleName(picture, tr("Page %s", String(page + 1)))
         if !rendered.links.isEmpty {
@@ -243,8 +232,6 @@ public final class PDFRenderer: PreviewRenderer {
         selections[page] = selection
         gtk_box_append(cast(column), selection.view)
         pictures[page] = selection.view
-        nearby.append(picture, texture: ObjectReference(adopting: UnsafeMutableRawPointer(texture!)),
-                      width: rendered.width, height: rendered.height)
     }
 
     public func zoom(_ change: ZoomChange) {
@@ -259,7 +246,6 @@ public final class PDFRenderer: PreviewRenderer {
         drawing?.cancel()
         while let child = gtk_widget_get_first_child(column) { gtk_box_remove(cast(column), child) }
         pictures.removeAll()
-        nearby.removeAll()
         selections.removeAll()
         drawRest(from: 0, count: count)
     }
@@ -267,10 +253,7 @@ public final class PDFRenderer: PreviewRenderer {
 
 /// A page's pixels (and its links) on their way from the drawing thread to the main one.
 struct RenderedPage: Sendable {
-    let width: Int32
-    let height: Int32
-    let stride: Int
-    let pixels: Data
+    let surface: CairoSurface
     let links: [PageLink]
     let glyphs: [PageGlyph]
 }

@@ -11,7 +11,6 @@ final class PageSidebar {
 
     let view: Widget
     private let list: Widget
-    private let nearby: NearbyPictures
     var onSelect: ((Int) -> Void)?
 
     init() {
@@ -25,8 +24,6 @@ final class PageSidebar {
         gtk_scrolled_window_set_child(cast(scrolled), list)
         gtk_widget_set_vexpand(scrolled, 1)
         setAccessibleName(scrolled, tr("Page thumbnails"))
-        // Between two thumbnails: the list's spacing, the page number and the button's padding.
-        nearby = NearbyPictures(scrolled: scrolled, content: list, spacing: 40)
         view = gtk_revealer_new()
         gtk_revealer_set_transition_type(cast(view), GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT)
         gtk_revealer_set_child(cast(view), scrolled)
@@ -39,12 +36,7 @@ final class PageSidebar {
 
     /// Adds the picture of page `index` (0-based), drawn `thumbnailWidth` pixels wide.
     func add(_ rendered: RenderedPage, page index: Int) {
-        let bytes = rendered.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        // Opaque (painted white first): read as straight alpha, GTK 4.8's quickest to draw.
-        let texture = gdk_memory_texture_new(rendered.width, rendered.height, GDK_MEMORY_B8G8R8A8, bytes,
-                                             gsize(rendered.stride))
-        g_bytes_unref(bytes)
-        let picture = gtk_picture_new()!
+        let picture = SurfacePicture(rendered.surface).view
         let number = makeLabel(String(index + 1), classes: ["caption", "dim-label"])
         let button = gtk_button_new()!
         gtk_button_set_child(cast(button), makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, [picture, number]))
@@ -52,12 +44,9 @@ final class PageSidebar {
         setAccessibleName(button, tr("Page %s thumbnail", String(index + 1)))
         connectSignal(raw(button), "clicked") { [weak self] () -> Void in self?.onSelect?(index) }
         gtk_box_append(cast(list), button)
-        nearby.append(picture, texture: ObjectReference(adopting: UnsafeMutableRawPointer(texture!)),
-                      width: rendered.width, height: rendered.height)
     }
 
     func removeAll() {
         while let child = gtk_widget_get_first_child(list) { gtk_box_remove(cast(list), child) }
-        nearby.removeAll()
     }
 }
