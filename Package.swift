@@ -33,10 +33,12 @@ let package = Package(
         .target(name: "CWebKit", dependencies: ["CGtk"]),
         .target(name: "CGStreamer", dependencies: ["CGLib"]),
         .target(name: "CArchive", dependencies: ["CGLib"]),
+        // Pictures GTK 4.8's cairo renderer draws without converting them on every frame.
+        .target(name: "CDisplay", dependencies: ["CGtk"]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CWebKit", "CGStreamer", "CArchive"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive"]),
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]

@@ -93,15 +93,15 @@ final class GridCell {
         if (gtk_widget_get_visible(caption) != 0) != (location != nil) {
             gtk_widget_set_visible(caption, location == nil ? 0 : 1)
         }
-        if let texture = loader.cached(item, pixels: pixels) {
-            showThumbnail(texture)
+        if let picture = loader.cached(item, pixels: pixels) {
+            showThumbnail(picture)
             return animates
         }
         // Themed icons draw their own shading; only thumbnails get the drop shadow (blurred in
         // software by the cairo renderer, so never on every icon of a scrolling grid).
         hasThumbnail = false
         gtk_widget_remove_css_class(image, "icon-dropshadow")
-        if let icon = TypeIcons.texture(for: item, pixels: pixels, scale: max(Int(gtk_widget_get_scale_factor(root)), 1)) {
+        if let icon = TypeIcons.picture(for: item, pixels: pixels, scale: max(Int(gtk_widget_get_scale_factor(root)), 1)) {
             gtk_image_set_from_paintable(cast(image), icon)
         } else {
             gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
@@ -115,16 +115,16 @@ final class GridCell {
         guard let item, !hasThumbnail, request == nil else { return }
         let key = item.key
         let scale = max(Int(gtk_widget_get_scale_factor(root)), 1)
-        request = loader.load(item, pixels: pixels, scale: scale, urgent: urgent) { [weak self] texture in
+        request = loader.load(item, pixels: pixels, scale: scale, urgent: urgent) { [weak self] picture in
             guard let self, self.item?.key == key else { return }
-            self.showThumbnail(texture)
+            self.showThumbnail(picture)
         }
     }
 
-    private func showThumbnail(_ texture: OpaquePointer) {
+    private func showThumbnail(_ picture: OpaquePointer) {
         hasThumbnail = true
         gtk_widget_add_css_class(image, "icon-dropshadow")
-        gtk_image_set_from_paintable(cast(image), texture)
+        gtk_image_set_from_paintable(cast(image), picture)
     }
 
     /// Stops loading: the cell is about to show another item or none.

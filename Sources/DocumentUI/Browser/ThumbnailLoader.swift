@@ -5,8 +5,8 @@ import GObjectSupport
 
 /// Thumbnails for the browser's cells: asked of the shared `ThumbnailGenerator` (and the
 /// freedesktop cache behind it) when a cell is bound, the latest bound first, cancelled when
-/// the cell is unbound; PNGs are decoded into textures on the generator's threads, never on
-/// the main thread, already at the size they are shown at (`CellTextures`). Recent textures
+/// the cell is unbound; PNGs are decoded into pictures on the generator's threads, never on
+/// the main thread, already at the size they are shown at (`CellPictures`). Recent pictures
 /// are kept, so scrolling back shows them at once.
 @MainActor
 final class ThumbnailLoader {
@@ -20,21 +20,21 @@ final class ThumbnailLoader {
         func cancel() { handle.cancel() }
     }
 
-    private var textures: [String: ObjectReference] = [:]
-    private var textureOrder: [String] = []
-    /// Textures kept: about two screens of cells of a wide window at the smallest zoom
-    /// (a 96-pixel texture is 36 KB).
+    private var pictures: [String: ObjectReference] = [:]
+    private var pictureOrder: [String] = []
+    /// Pictures kept: about two screens of cells of a wide window at the smallest zoom
+    /// (a 96-pixel picture is 36 KB).
     private let capacity = 400
     private var nextPriority = 0
 
     init() {}
 
-    /// A texture already made for `item` at `pixels`, if kept.
+    /// A picture already made for `item` at `pixels`, if kept.
     func cached(_ item: BrowserItem, pixels: Int) -> OpaquePointer? {
-        textures[Self.key(item, pixels: pixels)].map { OpaquePointer($0.pointer) }
+        pictures[Self.key(item, pixels: pixels)].map { OpaquePointer($0.pointer) }
     }
 
-    /// Asks for `item`'s thumbnail at `pixels` (logical) × `scale`; `deliver` gets a texture on
+    /// Asks for `item`'s thumbnail at `pixels` (logical) × `scale`; `deliver` gets a picture on
     /// the main actor, a quick low-quality one first when there is one. Folders get none.
     /// Requests are served newest first, `urgent` ones (cells on screen) before all others.
     func load(_ item: BrowserItem, pixels: Int, scale: Int, urgent: Bool = true,
@@ -48,29 +48,29 @@ final class ThumbnailLoader {
                                                  priority: nextPriority + (urgent ? 1 << 40 : 0))
         let handle = Self.generator.generate(request) { [weak self] result in
             // On a generator thread: decode here.
-            let texture: ObjectReference?
+            let picture: ObjectReference?
             var isFinal = false
             switch result {
-            case .success(.lowQuality(let data)): texture = CellTextures.texture(from: data, fitting: edge)
+            case .success(.lowQuality(let data)): picture = CellPictures.picture(from: data, fitting: edge)
             case .success(.thumbnail(let thumbnail)):
-                texture = CellTextures.texture(atPath: thumbnail.url.path, fitting: edge)
+                picture = CellPictures.picture(atPath: thumbnail.url.path, fitting: edge)
                 isFinal = true
-            default: texture = nil
+            default: picture = nil
             }
-            guard let texture else { return }
+            guard let picture else { return }
             let final = isFinal
             ThumbnailDeliveries.shared.post {
-                if final { self?.keep(texture, for: key) }
-                deliver(OpaquePointer(texture.pointer))
+                if final { self?.keep(picture, for: key) }
+                deliver(OpaquePointer(picture.pointer))
             }
         }
         return Request(handle)
     }
 
-    private func keep(_ texture: ObjectReference, for key: String) {
-        if textures.updateValue(texture, forKey: key) == nil { textureOrder.append(key) }
-        if textureOrder.count > capacity {
-            textures[textureOrder.removeFirst()] = nil
+    private func keep(_ picture: ObjectReference, for key: String) {
+        if pictures.updateValue(picture, forKey: key) == nil { pictureOrder.append(key) }
+        if pictureOrder.count > capacity {
+            pictures[pictureOrder.removeFirst()] = nil
         }
     }
 
@@ -83,27 +83,27 @@ final class ThumbnailLoader {
 @MainActor
 enum TypeIcons {
     private static var icons: [String: ObjectReference] = [:]
-    /// The grid's icons as textures, by type, size and scale (see `CellTextures`).
-    private static var textures: [String: ObjectReference?] = [:]
+    /// The grid's icons as pictures, by type, size and scale (see `CellPictures`).
+    private static var pictures: [String: ObjectReference?] = [:]
     private static var watchesTheme = false
 
-    /// The type's icon from the icon theme as a texture of `pixels` × `scale`, or nil when the
+    /// The type's icon from the icon theme as a picture of `pixels` × `scale`, or nil when the
     /// theme's icon is not a file (the GIcon of `icon(for:)` then draws it).
-    static func texture(for item: BrowserItem, pixels: Int, scale: Int) -> OpaquePointer? {
+    static func picture(for item: BrowserItem, pixels: Int, scale: Int) -> OpaquePointer? {
         let type = item.isDirectory ? DocumentType.folder : item.type
         let key = "\(type.identifier) \(pixels) \(scale)"
-        if let known = textures[key] { return known.map { OpaquePointer($0.pointer) } }
+        if let known = pictures[key] { return known.map { OpaquePointer($0.pointer) } }
         var made: ObjectReference?
         if let display = gdk_display_get_default(), let theme = gtk_icon_theme_get_for_display(display) {
             if !watchesTheme {
                 watchesTheme = true
-                connectSignal(raw(theme), "changed") { MainActor.assumeIsolated { textures = [:] } }
+                connectSignal(raw(theme), "changed") { MainActor.assumeIsolated { pictures = [:] } }
             }
             if let paintable = gtk_icon_theme_lookup_by_gicon(theme, icon(for: item), Int32(pixels), Int32(scale),
                                                               GTK_TEXT_DIR_NONE, GtkIconLookupFlags(0)) {
                 if let file = gtk_icon_paintable_get_file(paintable) {
                     if let path = g_file_get_path(file) {
-                        made = CellTextures.texture(atPath: String(cString: path), fitting: pixels * scale)
+                        made = CellPictures.picture(atPath: String(cString: path), fitting: pixels * scale)
                         g_free(path)
                     }
                     g_object_unref(raw(file))
@@ -111,7 +111,7 @@ enum TypeIcons {
                 g_object_unref(raw(paintable))
             }
         }
-        textures[key] = made
+        pictures[key] = made
         return made.map { OpaquePointer($0.pointer) }
     }
 

@@ -214,7 +214,7 @@ public final class PDFRenderer: PreviewRenderer {
 
     private func append(_ rendered: RenderedPage?, page: Int) {
         guard let rendered else { return }
-        let picture = SurfacePicture(rendered.surface).view
+        let picture = makePicture(showing: rendered.surface)
         gtk_widget_add_css_class(picture, "card")
         setAccessibleName(picture, tr("Page %s", String(page + 1)))
         if !rendered.links.isEmpty {

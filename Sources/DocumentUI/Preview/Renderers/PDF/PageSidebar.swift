@@ -36,7 +36,7 @@ final class PageSidebar {
 
     /// Adds the picture of page `index` (0-based), drawn `thumbnailWidth` pixels wide.
     func add(_ rendered: RenderedPage, page index: Int) {
-        let picture = SurfacePicture(rendered.surface).view
+        let picture = makePicture(showing: rendered.surface)
         let number = makeLabel(String(index + 1), classes: ["caption", "dim-label"])
         let button = gtk_button_new()!
         gtk_button_set_child(cast(button), makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, [picture, number]))

@@ -1,0 +1,53 @@
+import CDisplay
+import CGtk
+import Foundation
+import GObjectSupport
+
+/// A cairo image surface (ARGB32: premultiplied BGRA in memory on this machine), drawn on one
+/// thread and then handed to another, which only shows it.
+///
+/// Shown through `paintable()`, it is drawn straight by cairo. GTK 4.8's cairo renderer draws
+/// a texture by converting it, pixel by pixel, into a new surface on every frame that holds
+/// it, on screen or not: a warm 50-page PDF's first frame took 10–46 ms with its pages as
+/// textures, and a grid of thumbnails paid for every cell on every scrolled frame.
+final class CairoSurface: @unchecked Sendable {
+    let pointer: OpaquePointer
+    let width: Int32
+    let height: Int32
+
+    /// A clear surface of `width` × `height` pixels, or nil when cairo cannot make it (too large).
+    init?(width: Int32, height: Int32) {
+        guard width > 0, height > 0, let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        pointer = surface
+        self.width = width
+        self.height = height
+    }
+
+    deinit { cairo_surface_destroy(pointer) }
+
+    /// The surface's pixels, `stride` bytes a row, to fill before it is handed on.
+    func withPixels<Result>(_ body: (_ pixels: UnsafeMutablePointer<UInt8>, _ stride: Int) -> Result) -> Result {
+        cairo_surface_flush(pointer)
+        defer { cairo_surface_mark_dirty(pointer) }
+        return body(cairo_image_surface_get_data(pointer), Int(cairo_image_surface_get_stride(pointer)))
+    }
+
+    /// A paintable that draws the surface, `width` × `height` at its natural size, for a
+    /// GtkPicture, a GtkImage or anything else that shows one. Safe on any thread.
+    func paintable() -> ObjectReference {
+        ObjectReference(taking: UnsafeMutableRawPointer(dossier_surface_paintable_new(pointer)!))
+    }
+}
+
+/// A picture of `surface` at its natural size (it never shrinks below it).
+@MainActor
+func makePicture(showing surface: CairoSurface) -> Widget {
+    let paintable = surface.paintable()
+    let picture = gtk_picture_new_for_paintable(OpaquePointer(paintable.pointer))!
+    gtk_picture_set_can_shrink(cast(picture), 0)
+    return picture
+}
