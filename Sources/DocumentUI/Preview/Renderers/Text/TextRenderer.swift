@@ -52,7 +52,18 @@ public final class TextRenderer: PreviewRenderer {
         if let scheme = gtk_source_style_scheme_manager_get_scheme(schemes, "Adwaita") {
             gtk_source_buffer_set_style_scheme(cast(buffer), scheme)
         }
-        gtk_text_buffer_set_text(buffer, text, -1)
+        // A screenful first, so the first frame waits for no more than it shows; the rest of
+        // the text (up to `limit`) follows once that frame is drawn.
+        let (first, rest) = Self.split(text, at: Self.firstScreen)
+        gtk_text_buffer_set_text(buffer, first, -1)
+        if !rest.isEmpty {
+            MainLoopIdle.run { [source] in
+                let buffer = gtk_text_view_get_buffer(cast(source))
+                var end = GtkTextIter()
+                gtk_text_buffer_get_end_iter(buffer, &end)
+                gtk_text_buffer_insert(buffer, &end, rest, -1)
+            }
+        }
         if size > Int64(Self.limit) {
             let shown = takeString(g_format_size(guint64(Self.limit))) ?? ""
             let total = takeString(g_format_size(guint64(size))) ?? ""
@@ -60,6 +71,20 @@ public final class TextRenderer: PreviewRenderer {
             gtk_widget_set_visible(note, 1)
         }
         setAccessibleName(source, tr("Text of %s", item.displayTitle))
+    }
+
+    /// About a screen of text, in bytes: what the first frame shows of a long file.
+    nonisolated static let firstScreen = 16 << 10
+
+    /// `text` cut after the last line break within its first `bytes` bytes (or not at all
+    /// when it is shorter, or has no line break there).
+    nonisolated static func split(_ text: String, at bytes: Int) -> (String, String) {
+        let utf8 = text.utf8
+        guard utf8.count > bytes else { return (text, "") }
+        let limit = utf8.index(utf8.startIndex, offsetBy: bytes)
+        guard let newline = utf8[..<limit].lastIndex(of: UInt8(ascii: "\n")) else { return (text, "") }
+        let cut = utf8.index(after: newline)
+        return (String(text[..<cut]), String(text[cut...]))
     }
 
     /// The start of a text file (`limit` bytes), its size and its language.
