@@ -6,9 +6,25 @@ import GObjectSupport
 import XCTest
 
 /// GTK is initialized once per process: a second gtk_init_check after a failed one crashes.
+///
+/// Kept off the accessibility bus. The UI tests (DossierTests, in this same process) read the
+/// real app's windows through AT-SPI, walking every application on the bus: this process would
+/// be one of them once it made a widget, and it never answers (it is busy running tests), so
+/// each walk would wait 15 s for it and miss short-lived things such as toasts. GTK reads
+/// `GTK_A11Y` once, when the first widget gets its accessibility context: it is set for that
+/// moment only, so the apps the tests start later keep theirs.
 @MainActor
 enum GTKDisplay {
-    static let isAvailable: Bool = ProcessInfo.processInfo.environment["DISPLAY"] != nil && gtk_init_check() != 0
+    static let isAvailable: Bool = {
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else { return false }
+        setenv("GTK_A11Y", "none", 1)
+        defer { unsetenv("GTK_A11Y") }
+        guard gtk_init_check() != 0 else { return false }
+        let probe = gtk_label_new("")!
+        g_object_ref_sink(UnsafeMutableRawPointer(probe))
+        g_object_unref(UnsafeMutableRawPointer(probe))
+        return true
+    }()
 }
 
 /// Something a signal closure captures, to see when the closure is released.
