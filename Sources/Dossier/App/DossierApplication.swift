@@ -44,11 +44,32 @@ final class DossierApplication {
     func run(arguments: [String]) -> Int32 {
         let gapp: UnsafeMutablePointer<GApplication> = cast(application)
         // Started by D-Bus activation: stay a little while for the request that started it.
-        if arguments.contains("--gapplication-service") { g_application_set_inactivity_timeout(gapp, 10_000) }
+        let service = arguments.contains("--gapplication-service")
+        if service { g_application_set_inactivity_timeout(gapp, 10_000) }
+        // The launch that becomes the instance sets up GTK and its styles now, the light way
+        // (`Display.loadStyles`); one that hands its arguments over needs no GTK at all.
+        if service || !Self.isRunning { _ = Display.initialize() }
         MainLoopBridge.install()
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         return g_application_run(gapp, Int32(arguments.count), &argv)
+    }
+
+    /// Whether an instance already owns the application's name on the session bus (a launch
+    /// then hands its arguments to it). GApplication asks again when it registers; the
+    /// connection is the same shared one.
+    private static var isRunning: Bool {
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return false }
+        defer { g_object_unref(raw(bus)) }
+        var name: OpaquePointer? = g_variant_new_string(applicationID)
+        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                "NameHasOwner", g_variant_new_tuple(&name, 1), nil,
+                                                G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
+        guard let reply else { return false }
+        defer { g_variant_unref(reply) }
+        let owned = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(owned) }
+        return g_variant_get_boolean(owned) != 0
     }
 
     // MARK: Signals

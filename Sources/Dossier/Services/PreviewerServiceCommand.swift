@@ -67,7 +67,8 @@ struct PreviewerServiceCommand {
     /// faster than cairo. There, and with `GSK_RENDERER=cairo`, GL is left out and GTK draws
     /// with cairo. An explicit `GSK_RENDERER` or `GDK_DEBUG` is left alone. The setting is
     /// gone again before any thread starts: applications opened from the previewer do not
-    /// inherit it.
+    /// inherit it. libadwaita's styles load here too, without GTK's own theme
+    /// (`Display.loadStyles`).
     @MainActor
     private static func openDisplay() {
         let renderer = getenv("GSK_RENDERER").map { String(cString: $0) }
@@ -75,6 +76,7 @@ struct PreviewerServiceCommand {
         if skipGL { setenv("GDK_DEBUG", "gl-disable", 0) }
         gtk_init()
         if skipGL { unsetenv("GDK_DEBUG") }
+        Display.loadStyles()
     }
 
     private func install() -> Int32 {
