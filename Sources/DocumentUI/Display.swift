@@ -30,12 +30,13 @@ public enum Display {
     /// inherit it. Call on the main thread after `gtk_init`, before any window, application
     /// startup or thread that reads the environment; later calls do nothing.
     public static func loadStyles() {
-        if getenv("GTK_THEME") == nil, !stylesLoaded {
+        guard !stylesLoaded else { return }
+        stylesLoaded = true
+        if getenv("GTK_THEME") == nil {
             setenv("GTK_THEME", "Adwaita-empty", 1)
             _ = gtk_settings_get_default()
             unsetenv("GTK_THEME")
         }
-        stylesLoaded = true
         adw_init()
     }
 

@@ -33,9 +33,11 @@ public enum MainLoopBridge {
 /// `G_PRIORITY_DEFAULT_IDLE`, below GTK's layout and paint (`GDK_PRIORITY_REDRAW`), where
 /// `@MainActor` work queued through `MainLoopBridge` runs at the default priority, above them.
 public enum MainLoopIdle {
-    public static func run(_ work: @escaping @MainActor () -> Void) {
+    /// Runs `work` once; the source's id, for `g_source_remove` when it is no longer wanted.
+    @discardableResult
+    public static func run(_ work: @escaping @MainActor () -> Void) -> guint {
         let box = Unmanaged.passRetained(IdleWork(work)).toOpaque()
-        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
             let work = Unmanaged<IdleWork>.fromOpaque(data!).takeUnretainedValue().work
             MainActor.assumeIsolated { work() }
             return 0  // G_SOURCE_REMOVE

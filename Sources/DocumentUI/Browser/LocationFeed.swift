@@ -1,6 +1,7 @@
 import CGLib
 import DocumentCore
 import Foundation
+import GObjectSupport
 
 /// Fills a `BrowserListModel` with a location's items and keeps them current: a folder
 /// through a live `DirectoryQuery` (batches, then change sets); recents, a tag and the Trash
@@ -185,7 +186,7 @@ final class LocationFeed {
     private func receive(_ event: FolderListing.Event) {
         if case .listed(let items) = event {
             pendingListed = items
-            if pendingSource == 0 { pendingSource = Self.whenIdle(self) }
+            if pendingSource == 0 { pendingSource = showPendingListedWhenIdle() }
             return
         }
         showPendingListed()
@@ -229,19 +230,12 @@ final class LocationFeed {
     }
 
     /// An idle source (below GTK's redraw priority) that shows the pending list.
-    private static func whenIdle(_ feed: LocationFeed) -> guint {
-        let box = Unmanaged.passRetained(WeakFeed(feed)).toOpaque()
-        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
-            let weak = Unmanaged<WeakFeed>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                guard let feed = weak.feed else { return }
-                feed.pendingSource = 0
-                feed.showPendingListed()
-            }
-            return 0  // G_SOURCE_REMOVE
-        }, box, { data in
-            Unmanaged<WeakFeed>.fromOpaque(data!).release()
-        })
+    private func showPendingListedWhenIdle() -> guint {
+        MainLoopIdle.run { [weak self] in
+            guard let self else { return }
+            self.pendingSource = 0
+            self.showPendingListed()
+        }
     }
 
     // MARK: Recents, tags, Trash
@@ -328,10 +322,4 @@ enum LocationOrder: Sendable, Equatable {
         if left != right { return left > right }
         return BrowserSort().areInIncreasingOrder(lhs, rhs)
     }
-}
-
-/// The feed as an idle source's data, without keeping it alive.
-private final class WeakFeed {
-    weak var feed: LocationFeed?
-    init(_ feed: LocationFeed) { self.feed = feed }
 }

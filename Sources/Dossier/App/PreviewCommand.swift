@@ -62,9 +62,9 @@ final class PreviewApplication {
             }
             controller.present(application: app)
         }
-        // GTK and its styles, the light way (`Display.loadStyles`), before the application starts.
+        // GTK and its styles, the light way (`Display.loadStyles`), and the main-queue bridge,
+        // before the application starts.
         _ = Display.initialize()
-        MainLoopBridge.install()
         return g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 0, nil)
     }
 }
