@@ -14,5 +14,20 @@
    drawn at another. Nothing may draw on the surface afterwards. Safe on any thread. */
 GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
 
+/* Keeps the shared memory that GTK's frames reach an X11 window through.
+
+   GTK 4.8's cairo renderer hands each frame to X11 through cairo-xlib, which copies it into
+   a shared-memory image and frees that memory's pool as soon as its last image is gone. So
+   the first frame of a window shown again, or drawn after a pause, gets a new segment and
+   page-faults through all of it: 2–3 ms of a 900 × 700 frame, more than the drawing. This
+   makes a pool large enough for frames the size of the screen, touches it once, and keeps a
+   small image from it, so that later frames reuse its pages. False on other backends
+   (nothing to do) or without shared memory. Main thread; later calls do nothing. */
+gboolean dossier_keep_frame_pool(GdkDisplay *display);
+
+/* `dossier_keep_frame_pool` for `window`'s display, once the window's next frame is drawn
+   and the main loop is idle (so that it never delays the first frame). Call after
+   presenting a window; does nothing once a pool is kept. */
+void dossier_keep_frame_pool_after_paint(GtkWidget *window);
 
 #endif

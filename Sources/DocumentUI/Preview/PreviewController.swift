@@ -73,6 +73,7 @@ public final class PreviewController {
         show(index)
         let source = isPresented ? nil : currentItem.flatMap { delegate?.previewController(self, sourceWidgetFor: $0) }
         gtk_window_present(cast(window.window))
+        Display.keepFrameMemory(after: window.window)
         if let source { window.zoom.open(from: source) }
         if !isPresented {
             isPresented = true
