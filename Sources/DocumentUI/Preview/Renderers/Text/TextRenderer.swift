@@ -76,15 +76,31 @@ public final class TextRenderer: PreviewRenderer {
     /// About a screen of text, in bytes: what the first frame shows of a long file.
     nonisolated static let firstScreen = 16 << 10
 
-    /// `text` cut after the last line break within its first `bytes` bytes (or not at all
-    /// when it is shorter, or has no line break there).
+    /// `text` cut after a line break: the first part has at most `bytes` bytes, or as many
+    /// lines as it takes for its line numbers to be as wide as the whole text's (the rest
+    /// then leaves the line-number column as it is: 1,000 lines of a 3,000-line log, not its
+    /// first 200 lines, whose numbers are a digit narrower and would move every line across
+    /// when the rest came). Not cut when it is shorter, or has no line break there.
     nonisolated static func split(_ text: String, at bytes: Int) -> (String, String) {
-        let utf8 = text.utf8
-        guard utf8.count > bytes else { return (text, "") }
-        let limit = utf8.index(utf8.startIndex, offsetBy: bytes)
-        guard let newline = utf8[..<limit].lastIndex(of: UInt8(ascii: "\n")) else { return (text, "") }
-        let cut = utf8.index(after: newline)
-        return (String(text[..<cut]), String(text[cut...]))
+        guard text.utf8.count > bytes else { return (text, "") }
+        var text = text
+        let cut = text.withUTF8 { utf8 -> Int in
+            let newline = UInt8(ascii: "\n")
+            // Lines as GtkTextBuffer counts them (one more than the line breaks), and the
+            // fewest with as many digits (GtkSourceView's line numbers have at least two).
+            let total = utf8.reduce(1) { $1 == newline ? $0 + 1 : $0 }
+            let needed = total < 100 ? 0 : Int(pow(10, Double(String(total).count - 1)))
+            var cut = 0, lines = 1
+            for (offset, byte) in utf8.enumerated() where byte == newline {
+                guard offset < bytes || lines < needed else { break }
+                cut = offset + 1
+                lines += 1
+            }
+            return cut
+        }
+        guard cut > 0, cut < text.utf8.count else { return (text, "") }
+        let index = text.utf8.index(text.utf8.startIndex, offsetBy: cut)
+        return (String(text[..<index]), String(text[index...]))
     }
 
     /// The start of a text file (`limit` bytes), its size and its language.
