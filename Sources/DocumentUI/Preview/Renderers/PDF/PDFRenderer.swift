@@ -77,6 +77,8 @@ public final class PDFRenderer: PreviewRenderer {
         self.document = document
         setAccessibleName(scrolled, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
         gtk_widget_set_visible(pagesButton, count > 1 ? 1 : 0)
+        // Shown with the first page, not sliding in over the frames after it.
+        sidebar.show(count > 1)
         gtk_toggle_button_set_active(cast(pagesButton), count > 1 ? 1 : 0)
         // The first page before anything is shown; the others after.
         append(first, page: 0)
@@ -131,7 +133,7 @@ public final class PDFRenderer: PreviewRenderer {
     /// The page width for a window `windowWidth` wide.
     nonisolated static func fittingWidth(windowWidth width: Int32) -> Int32 {
         // Room for the page sidebar when the document has several pages.
-        let available = width - Int32(PageSidebar.thumbnailWidth) - 40
+        let available = width - PageSidebar.width
         return available > 200 ? min(max(available - 64, 200), 1600) : 800
     }
 

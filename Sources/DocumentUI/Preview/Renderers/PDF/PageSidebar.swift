@@ -4,10 +4,14 @@ import Foundation
 import GObjectSupport
 
 /// A column of small page pictures beside a PDF: a click on one scrolls the document to that
-/// page. It slides in and out with the Pages button.
+/// page. It slides in and out with the Pages button; it is there from the first frame when
+/// the document opens with it, and as wide as it will be once its pictures come (they are
+/// drawn after the pages), so that the pages do not move when it fills.
 @MainActor
 final class PageSidebar {
     nonisolated static let thumbnailWidth: Int32 = 120
+    /// The room it takes beside the pages: a picture, its button's padding and the margins.
+    nonisolated static let width: Int32 = thumbnailWidth + 40
 
     let view: Widget
     private let list: Widget
@@ -23,6 +27,7 @@ final class PageSidebar {
         gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(cast(scrolled), list)
         gtk_widget_set_vexpand(scrolled, 1)
+        gtk_widget_set_size_request(scrolled, Self.width, -1)
         setAccessibleName(scrolled, tr("Page thumbnails"))
         view = gtk_revealer_new()
         gtk_revealer_set_transition_type(cast(view), GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT)
@@ -32,6 +37,13 @@ final class PageSidebar {
     var isShown: Bool {
         get { gtk_revealer_get_reveal_child(cast(view)) != 0 }
         set { gtk_revealer_set_reveal_child(cast(view), newValue ? 1 : 0) }
+    }
+
+    /// Shows or hides it at once, without sliding (a document opening with it).
+    func show(_ shown: Bool) {
+        gtk_revealer_set_transition_type(cast(view), GTK_REVEALER_TRANSITION_TYPE_NONE)
+        isShown = shown
+        gtk_revealer_set_transition_type(cast(view), GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT)
     }
 
     /// Adds the picture of page `index` (0-based), drawn `thumbnailWidth` pixels wide.
