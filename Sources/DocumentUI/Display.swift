@@ -20,7 +20,18 @@ public enum Display {
         return available
     }
 
-    /// Initializes libadwaita (`adw_init`) once GTK is, without parsing GTK's own theme first.
+    /// Initializes libadwaita (`adw_init`) once GTK is, without parsing GTK's own theme first
+    /// (`loadTheme`). Call on the main thread after `gtk_init`, before any window or
+    /// application startup; later calls do nothing.
+    public static func loadStyles() {
+        guard !stylesLoaded else { return }
+        stylesLoaded = true
+        loadTheme()
+        adw_init()
+    }
+
+    /// Makes GTK's settings for the display with libadwaita's empty theme, as `adw_init` will
+    /// want it, instead of GTK's Default theme.
     ///
     /// GTK loads its theme when the display's settings are made, and libadwaita then replaces
     /// it with an empty one and its own stylesheet: parsing GTK's Default theme (20–30 ms on a
@@ -28,19 +39,20 @@ public enum Display {
     /// with `GTK_THEME=Adwaita-empty`, GTK loads the empty theme at once. The variable is gone
     /// again before libadwaita looks at it (it leaves a theme the user chose through
     /// `GTK_THEME` alone, and so does this) and before the programs Dossier opens could
-    /// inherit it. Call on the main thread after `gtk_init`, before any window, application
-    /// startup or thread that reads the environment; later calls do nothing.
-    public static func loadStyles() {
-        guard !stylesLoaded else { return }
-        stylesLoaded = true
+    /// inherit it. Call on the main thread after `gtk_init`, before any thread that reads the
+    /// environment starts (then `adw_init` may run while other threads work); later calls do
+    /// nothing.
+    public static func loadTheme() {
+        guard !themeLoaded else { return }
+        themeLoaded = true
         if getenv("GTK_THEME") == nil {
             setenv("GTK_THEME", "Adwaita-empty", 1)
             _ = gtk_settings_get_default()
             unsetenv("GTK_THEME")
         }
-        adw_init()
     }
 
+    private static var themeLoaded = false
     private static var stylesLoaded = false
 
     /// Keeps the shared memory that frames reach the X server through, once `window` (just

@@ -37,11 +37,13 @@ struct PreviewerServiceCommand {
     private static func serve() -> Int32 {
         openDisplay()
         // Started by D-Bus for an item that is about to come: what it will need loads on
-        // another core meanwhile (after openDisplay: no thread may run while it sets GDK_DEBUG),
-        // and the name is owned now, so that item's own work starts while the application does.
+        // another core meanwhile (after openDisplay: no thread may run while it sets GDK_DEBUG
+        // and GTK_THEME), and the name is owned now, so that item's own work starts while
+        // libadwaita and the application do.
         PreviewController.prepareInBackground()
         PreviewController.prepareForPrefetch()
         let bus = PreviewerBus.start()
+        Display.loadStyles()
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", G_APPLICATION_IS_SERVICE)!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)
@@ -67,8 +69,8 @@ struct PreviewerServiceCommand {
     /// faster than cairo. There, and with `GSK_RENDERER=cairo`, GL is left out and GTK draws
     /// with cairo. An explicit `GSK_RENDERER` or `GDK_DEBUG` is left alone. The setting is
     /// gone again before any thread starts: applications opened from the previewer do not
-    /// inherit it. libadwaita's styles load here too, without GTK's own theme
-    /// (`Display.loadStyles`).
+    /// inherit it. GTK's settings are made here too, with libadwaita's empty theme
+    /// (`Display.loadTheme`); `adw_init` comes after, while other threads may run.
     @MainActor
     private static func openDisplay() {
         let renderer = getenv("GSK_RENDERER").map { String(cString: $0) }
@@ -76,7 +78,7 @@ struct PreviewerServiceCommand {
         if skipGL { setenv("GDK_DEBUG", "gl-disable", 0) }
         gtk_init()
         if skipGL { unsetenv("GDK_DEBUG") }
-        Display.loadStyles()
+        Display.loadTheme()
     }
 
     private func install() -> Int32 {
