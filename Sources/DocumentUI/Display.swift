@@ -56,10 +56,12 @@ public enum Display {
     private static var stylesLoaded = false
 
     /// Keeps the shared memory that frames reach the X server through, once `window` (just
-    /// presented) has drawn and the main loop is idle. cairo-xlib would otherwise free it after
-    /// every pause, and the first frame after one (a previewer shown again, a click in a
-    /// browser left alone) would page-fault through new memory the size of the window: 2–3 ms
-    /// of a 900 × 700 frame. Once per process; nothing on Wayland.
+    /// presented) has drawn. cairo-xlib would otherwise free it
+    /// whenever no frame is on its way, and the first frame of a window shown again (the
+    /// previewer's, hidden between items) would page-fault through new memory the size of the
+    /// window: 2–3 ms of a 900 × 700 frame. Touching it once costs as much, at low priority.
+    /// Not for the browser: while it scrolls the memory stays anyway, and touching it in the
+    /// middle of a scroll cost one frame 36 ms. Once per process; nothing on Wayland.
     public static func keepFrameMemory(after window: Widget) {
         dossier_keep_frame_pool_after_paint(window)
     }

@@ -20,14 +20,15 @@ GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
    a shared-memory image and frees that memory's pool as soon as its last image is gone. So
    the first frame of a window shown again, or drawn after a pause, gets a new segment and
    page-faults through all of it: 2–3 ms of a 900 × 700 frame, more than the drawing. This
-   makes a pool large enough for frames the size of the screen, touches it once, and keeps a
-   small image from it, so that later frames reuse its pages. False on other backends
-   (nothing to do) or without shared memory. Main thread; later calls do nothing. */
-gboolean dossier_keep_frame_pool(GdkDisplay *display);
+   makes a pool for frames of `width` × `height` pixels (cairo sizes it for eight), touches
+   it once (as long as one such frame's faults) and keeps a small image from it, so that
+   later frames reuse its pages. False on other backends (nothing to do) or without shared
+   memory. Main thread; later calls do nothing. */
+gboolean dossier_keep_frame_pool(GdkDisplay *display, int width, int height);
 
-/* `dossier_keep_frame_pool` for `window`'s display, once the window's next frame is drawn
-   and the main loop is idle (so that it never delays the first frame). Call after
-   presenting a window; does nothing once a pool is kept. */
+/* `dossier_keep_frame_pool` for frames of `window` (just presented), once its first frame is
+   drawn, at low priority: never in the way of that frame, nor of the work that follows it.
+   Does nothing once a pool is kept. */
 void dossier_keep_frame_pool_after_paint(GtkWidget *window);
 
 #endif

@@ -61,7 +61,6 @@ final class BrowserWindow {
 
     func present() {
         gtk_window_present(cast(window))
-        Display.keepFrameMemory(after: window)
     }
 
     /// Shows a toast over the browser's items; with `undo`, an Undo button that calls it.
