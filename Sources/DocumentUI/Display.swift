@@ -11,13 +11,30 @@ public enum Display {
     /// CI job, an SSH session), in which case nothing GTK may be used.
     public static func initialize() -> Bool {
         if let state { return state }
-        let available = gtk_init_check() != 0
+        let available = initializingGTK { gtk_init_check() != 0 }
         if available {
             loadStyles()
             MainLoopBridge.install()
         }
         state = available
         return available
+    }
+
+    /// Runs `initialize` (`gtk_init`) with GTK's media modules registered without being loaded
+    /// (`dossier_lazy_media_modules_path`: 3 ms of a cold start), then sets `GTK_PATH` back as
+    /// it was, so that the programs Dossier opens do not inherit it. On the main thread,
+    /// before other threads read the environment.
+    public static func initializingGTK<T>(_ initialize: () -> T) -> T {
+        let cache = String(cString: g_get_user_cache_dir()) + "/dossier"
+        guard let folder = dossier_lazy_media_modules_path(cache) else { return initialize() }
+        let own = String(cString: folder)
+        g_free(folder)
+        let previous = getenv("GTK_PATH").map { String(cString: $0) }
+        setenv("GTK_PATH", previous.map { "\(own):\($0)" } ?? own, 1)
+        defer {
+            if let previous { setenv("GTK_PATH", previous, 1) } else { unsetenv("GTK_PATH") }
+        }
+        return initialize()
     }
 
     /// Initializes libadwaita (`adw_init`) once GTK is, without parsing GTK's own theme first

@@ -30,5 +30,16 @@ gboolean dossier_keep_frame_pool(GdkDisplay *display, int width, int height);
    drawn, at low priority: never in the way of that frame, nor of the work that follows it.
    Does nothing once a pool is kept. */
 void dossier_keep_frame_pool_after_paint(GtkWidget *window);
+/* A folder for GTK_PATH, under `cache_folder`, in which GTK finds its media modules (the
+   GStreamer backend of GtkMediaFile) through links, listed in a GIO module cache.
+
+   gtk_init scans GTK's media module folder, and Debian's has no giomodule.cache: GIO then
+   loads each module there (GStreamer and a dozen of its libraries) to see what it provides,
+   at every start: 3 ms of gtk_init's 14 on a cold start. Found first through GTK_PATH, with
+   a cache, the same modules are only registered, and load when a media file is first
+   played; the system folder's copies are then skipped as duplicates. The links and the cache
+   are made again when GTK's modules change. NULL (nothing to set) when the folder cannot be
+   made or GTK has no media modules. Free with g_free. */
+char *dossier_lazy_media_modules_path(const char *cache_folder);
 
 #endif

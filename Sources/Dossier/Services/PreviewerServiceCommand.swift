@@ -76,7 +76,7 @@ struct PreviewerServiceCommand {
         let renderer = getenv("GSK_RENDERER").map { String(cString: $0) }
         let skipGL = getenv("GDK_DEBUG") == nil && (renderer == "cairo" || (renderer == nil && dossier_gl_is_software() != 0))
         if skipGL { setenv("GDK_DEBUG", "gl-disable", 0) }
-        gtk_init()
+        Display.initializingGTK { gtk_init() }
         if skipGL { unsetenv("GDK_DEBUG") }
         Display.loadTheme()
     }
