@@ -19,26 +19,26 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4 libadwaita-1 gtksourceview-5 poppler-glib pangoft2 fontconfig",
-            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev", "libgtksourceview-5-dev", "libpoppler-glib-dev",
-                              "libpango1.0-dev", "libfontconfig-dev"])]
+            pkgConfig: "gtk4 libadwaita-1 gtksourceview-5 pangoft2 fontconfig",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev", "libgtksourceview-5-dev", "libpango1.0-dev", "libfontconfig-dev"])]
         ),
         .systemLibrary(
             name: "CImaging",
-            pkgConfig: "gdk-pixbuf-2.0 poppler-glib pangocairo libjpeg",
-            providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpoppler-glib-dev", "libpango1.0-dev", "libjpeg62-turbo-dev"])]
+            pkgConfig: "gdk-pixbuf-2.0 pangocairo libjpeg",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpango1.0-dev", "libjpeg62-turbo-dev"])]
         ),
-        // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive) are opened with
-        // dlopen() when first used, not linked: every start of Dossier would pay for loading them.
+        // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive, poppler) are opened
+        // with dlopen() when first used, not linked: every start of Dossier would pay for loading them.
         .target(name: "CWebKit", dependencies: ["CGtk"]),
+        .target(name: "CPoppler", dependencies: ["CGLib"]),
         .target(name: "CGStreamer", dependencies: ["CGLib"]),
         .target(name: "CArchive", dependencies: ["CGLib"]),
         // Pictures GTK 4.8's cairo renderer draws without converting them on every frame.
         .target(name: "CDisplay", dependencies: ["CGtk"]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive", "CPoppler"]),
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]

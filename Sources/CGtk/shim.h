@@ -6,7 +6,6 @@
 #include <gdk/x11/gdkx.h>
 #include <gdk/wayland/gdkwayland.h>
 #include <gtksourceview/gtksource.h>
-#include <poppler.h>
 #include <fontconfig/fontconfig.h>
 #include <pango/pangofc-fontmap.h>
 
@@ -43,28 +42,6 @@ static inline void dossier_clipboard_set_file(GdkClipboard *clipboard, GFile *fi
    which AT-SPI does not name). */
 static inline GtkWidget *dossier_status_page_new(void) {
     return GTK_WIDGET(g_object_new(ADW_TYPE_STATUS_PAGE, "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, NULL));
-}
-
-/* The URI links of a PDF page, as rectangles in pixels of a rendering at `scale` (origin at
-   the top left): rects gets x1, y1, x2, y2 per link; uris gets new strings (g_free them).
-   Returns the number found, at most `max`. */
-static inline int dossier_poppler_uri_links(PopplerPage *page, double scale, double *rects, char **uris, int max) {
-    double width = 0, height = 0;
-    poppler_page_get_size(page, &width, &height);
-    GList *mapping = poppler_page_get_link_mapping(page);
-    int count = 0;
-    for (GList *node = mapping; node != NULL && count < max; node = node->next) {
-        PopplerLinkMapping *link = node->data;
-        if (link->action == NULL || link->action->type != POPPLER_ACTION_URI || link->action->uri.uri == NULL) continue;
-        rects[count * 4 + 0] = link->area.x1 * scale;
-        rects[count * 4 + 1] = (height - link->area.y2) * scale;
-        rects[count * 4 + 2] = link->area.x2 * scale;
-        rects[count * 4 + 3] = (height - link->area.y1) * scale;
-        uris[count] = g_strdup(link->action->uri.uri);
-        count++;
-    }
-    poppler_page_free_link_mapping(mapping);
-    return count;
 }
 
 /* True when OpenGL could only be drawn in software here (Mesa's llvmpipe): the machine has no

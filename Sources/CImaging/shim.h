@@ -1,10 +1,9 @@
 #ifndef DOSSIER_CIMAGING_SHIM_H
 #define DOSSIER_CIMAGING_SHIM_H
 
-/* Image decoding and drawing without GTK: GdkPixbuf, poppler-glib, cairo, pango, libjpeg. */
+/* Image decoding and drawing without GTK: GdkPixbuf, cairo, pango, libjpeg (PDFs: CPoppler). */
 #include <stdio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
-#include <poppler.h>
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>

@@ -1,25 +1,27 @@
 import CGLib
 import CImaging
+import CPoppler
 import Foundation
 import GObjectSupport
 
-/// The first page of a PDF, rendered by poppler on white, in process.
+/// The first page of a PDF, rendered by poppler on white, in process (poppler-glib is opened
+/// the first time: CPoppler).
 enum PDFThumbnailer {
     static func thumbnail(of source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
         let document: OpaquePointer?
         do {
-            document = try withGError { poppler_document_new_from_file(source.uri, nil, $0) }
+            document = try withGError { dossier_pdf_open(source.uri, $0) }
         } catch {
             throw .decodingFailed(name: source.name, reason: "\(error)")
         }
         guard let document else { throw .decodingFailed(name: source.name, reason: tr("the PDF could not be opened")) }
         defer { unref(document) }
-        guard poppler_document_get_n_pages(document) > 0, let page = poppler_document_get_page(document, 0) else {
+        guard dossier_pdf_page_count(document) > 0, let page = dossier_pdf_get_page(document, 0) else {
             throw .decodingFailed(name: source.name, reason: tr("the PDF has no pages"))
         }
         defer { unref(page) }
         var pageWidth = 0.0, pageHeight = 0.0
-        poppler_page_get_size(page, &pageWidth, &pageHeight)
+        dossier_pdf_page_size(page, &pageWidth, &pageHeight)
         guard pageWidth > 0, pageHeight > 0 else { throw .decodingFailed(name: source.name, reason: tr("the page is empty")) }
         source.dimensions = (Int(pageWidth.rounded()), Int(pageHeight.rounded()))
         let scale = Double(edge) / max(pageWidth, pageHeight)
@@ -33,7 +35,7 @@ enum PDFThumbnailer {
         cairo_set_source_rgb(context, 1, 1, 1)
         cairo_paint(context)
         cairo_scale(context, scale, scale)
-        poppler_page_render(page, context)
+        dossier_pdf_page_render(page, context)
         cairo_destroy(context)
         guard let image = Pixbuf.from(surface: surface) else {
             throw .decodingFailed(name: source.name, reason: tr("the page could not be drawn"))

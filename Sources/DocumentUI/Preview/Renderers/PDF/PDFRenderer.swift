@@ -1,4 +1,5 @@
 import CGtk
+import CPoppler
 import DocumentCore
 import Foundation
 import GObjectSupport
@@ -98,9 +99,14 @@ public final class PDFRenderer: PreviewRenderer {
     nonisolated static func open(_ url: URL, firstPageWidth: Int32) async -> Result<Opened, PreviewError> {
         let uri = url.absoluteString
         let opened = await Task.detached { () -> Result<PopplerDocumentReference, PreviewError> in
+            var missing: UnsafeMutablePointer<CChar>?
+            guard dossier_pdf_load(&missing) != 0 else {
+                defer { g_free(missing) }
+                return .failure(PreviewError(tr("PDF documents cannot be shown: poppler could not be loaded (%s).", missing.map { String(cString: $0) } ?? "")))
+            }
             var error: UnsafeMutablePointer<GError>?
-            guard let document = poppler_document_new_from_file(uri, nil, &error) else {
-                let encrypted = error.map { $0.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) } ?? false
+            guard let document = dossier_pdf_open(uri, &error) else {
+                let encrypted = dossier_pdf_error_is_encrypted(error) != 0
                 let reason = error.map { String(cString: $0.pointee.message) } ?? ""
                 if let error { g_error_free(error) }
                 return .failure(PreviewError(encrypted ? tr("The document is protected by a password.")
@@ -113,7 +119,7 @@ public final class PDFRenderer: PreviewRenderer {
         case .failure(let error): return .failure(error)
         case .success(let opened): document = opened
         }
-        let count = Int(poppler_document_get_n_pages(document.pointer))
+        let count = Int(dossier_pdf_page_count(document.pointer))
         guard count > 0 else { return .failure(PreviewError(tr("The document has no pages."))) }
         return .success(Opened(document: document, count: count, first: await draw(document, page: 0, width: firstPageWidth)))
     }
@@ -159,10 +165,10 @@ public final class PDFRenderer: PreviewRenderer {
     /// One page drawn on white at `width` pixels, as BGRA bytes for a texture.
     nonisolated static func draw(_ document: PopplerDocumentReference, page index: Int, width: Int32) async -> RenderedPage? {
         await Task.detached {
-            guard let page = poppler_document_get_page(document.pointer, Int32(index)) else { return nil }
+            guard let page = dossier_pdf_get_page(document.pointer, Int32(index)) else { return nil }
             defer { g_object_unref(raw(page)) }
             var pageWidth = 0.0, pageHeight = 0.0
-            poppler_page_get_size(page, &pageWidth, &pageHeight)
+            dossier_pdf_page_size(page, &pageWidth, &pageHeight)
             guard pageWidth > 0, pageHeight > 0 else { return nil }
             let scale = Double(width) / pageWidth
             let height = Int32((pageHeight * scale).rounded())
@@ -172,12 +178,12 @@ public final class PDFRenderer: PreviewRenderer {
             cairo_set_source_rgb(context, 1, 1, 1)
             cairo_paint(context)
             cairo_scale(context, scale, scale)
-            poppler_page_render(page, context)
+            dossier_pdf_page_render(page, context)
             cairo_destroy(context)
             cairo_surface_flush(surface)
             var rects = [Double](repeating: 0, count: 4 * 64)
             var uris = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 64)
-            let count = Int(dossier_poppler_uri_links(page, scale, &rects, &uris, 64))
+            let count = Int(dossier_pdf_page_uri_links(page, scale, &rects, &uris, 64))
             let links = (0..<count).compactMap { index -> PageLink? in
                 defer { g_free(uris[index]) }
                 guard let text = uris[index].map({ String(cString: $0) }), let url = URL(string: text) else { return nil }
@@ -191,10 +197,10 @@ public final class PDFRenderer: PreviewRenderer {
     /// The page's characters and where they are, in pixels of a drawing at `scale` (poppler's
     /// text layout has one rectangle per character, top-left origin).
     nonisolated static func glyphs(of page: OpaquePointer, scale: Double) -> [PageGlyph] {
-        var rectangles: UnsafeMutablePointer<PopplerRectangle>?
+        var rectangles: UnsafeMutablePointer<DossierPDFRectangle>?
         var count: guint = 0
-        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles,
-              let text = poppler_page_get_text(page) else { return [] }
+        guard dossier_pdf_page_text_layout(page, &rectangles, &count) != 0, let rectangles,
+              let text = dossier_pdf_page_text(page) else { return [] }
         defer {
             g_free(rectangles)
             g_free(text)
@@ -238,7 +244,7 @@ public final class PDFRenderer: PreviewRenderer {
 
     public func zoom(_ change: ZoomChange) {
         guard let document else { return }
-        let count = Int(poppler_document_get_n_pages(document.pointer))
+        let count = Int(dossier_pdf_page_count(document.pointer))
         switch change {
         case .zoomIn: pageWidth = min(pageWidth * 5 / 4, 3000)
         case .zoomOut: pageWidth = max(pageWidth * 4 / 5, 200)
