@@ -52,7 +52,7 @@ let package = Package(
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
-        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk"]),
+        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
     ],
     swiftLanguageModes: [.v6]

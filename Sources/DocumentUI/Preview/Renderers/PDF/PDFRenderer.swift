@@ -4,10 +4,13 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 
-/// PDF documents: every page in a scrolled column, the first shown as soon as it is drawn and
-/// the rest following; a sidebar of page pictures (shown for documents of several pages) that
-/// scrolls to a page; zoom redraws at the new width; links go to the controller. Pages are
-/// drawn by poppler off the main thread.
+/// PDF documents: every page in a scrolled column, the first shown as soon as it is drawn; a
+/// sidebar of page pictures (shown for documents of several pages) that scrolls to a page;
+/// zoom redraws at the new width; links go to the controller. Pages are drawn by poppler off
+/// the main thread, only those near the view: each page has its place (its size) in the
+/// column from the start, is drawn when it comes near the view and dropped when it is far
+/// from it, so a document of thousands of pages takes the memory of a few (a page drawn 900
+/// px wide is about 4.5 MB; drawing all of a 400-page document took 1.2 GB).
 @MainActor
 public final class PDFRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.pdf]
@@ -17,10 +20,22 @@ public final class PDFRenderer: PreviewRenderer {
     private let scrolled: Widget
     private let sidebar = PageSidebar()
     private let pagesButton: Widget
-    private var pictures: [Int: Widget] = [:]
+    /// Each page's place in the column, its drawing's size, with the drawing in it when drawn.
+    private var slots: [Widget] = []
+    private var pageSizes: [(width: Double, height: Double)] = []
+    private var drawn: [Int: Widget] = [:]
     private var selections: [Int: PageSelection] = [:]
+    private var queued: [Int] = []
+    /// The sidebar's pictures drawn so far (in page order).
+    private var thumbnailCount = 0
     private var pageWidth: Int32 = 900
     private var document: PopplerDocumentReference?
+    /// The number of pages, and whether page `index` is drawn now (for tests).
+    var pageCount: Int { slots.count }
+    func isDrawn(_ index: Int) -> Bool { drawn[index] != nil }
+    var drawnPageCount: Int { drawn.count }
+
+    /// The one task that draws: poppler draws a document on one thread at a time.
     private var drawing: Task<Void, Never>?
     private var item: PreviewItem?
     private var linkHandler: (@MainActor (URL) -> Void)?
@@ -54,8 +69,9 @@ public final class PDFRenderer: PreviewRenderer {
     }
 
     /// Scrolls the document so page `index` starts at the top.
-    private func scroll(to index: Int) {
-        guard let picture = pictures[index] else { return }
+    func scroll(to index: Int) {
+        guard slots.indices.contains(index) else { return }
+        let picture = slots[index]
         var bounds = graphene_rect_t()
         guard gtk_widget_compute_bounds(picture, column, &bounds) != 0 else { return }
         let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
@@ -76,14 +92,21 @@ public final class PDFRenderer: PreviewRenderer {
         }
         let (document, count, first) = try opened.get().parts
         self.document = document
+        pageSizes = try opened.get().sizes
         setAccessibleName(scrolled, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
         gtk_widget_set_visible(pagesButton, count > 1 ? 1 : 0)
         // Shown with the first page, not sliding in over the frames after it.
         sidebar.show(count > 1)
         gtk_toggle_button_set_active(cast(pagesButton), count > 1 ? 1 : 0)
-        // The first page before anything is shown; the others after.
+        // The first page before anything is shown; the others near the view after.
+        makeSlots()
         append(first, page: 0)
-        drawRest(from: 1, count: count)
+        let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+        connectSignal(UnsafeMutableRawPointer(adjustment!), "value-changed") { [weak self] () -> Void in self?.drawNearView() }
+        connectSignal(UnsafeMutableRawPointer(adjustment!), "notify::page-size") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.drawNearView()
+        }
+        drawNearView()
     }
 
     /// A document opened, with its number of pages and its first page drawn.
@@ -91,6 +114,8 @@ public final class PDFRenderer: PreviewRenderer {
         let document: PopplerDocumentReference
         let count: Int
         let first: RenderedPage?
+        /// Every page's size in points.
+        let sizes: [(width: Double, height: Double)]
         var parts: (PopplerDocumentReference, Int, RenderedPage?) { (document, count, first) }
     }
 
@@ -121,7 +146,17 @@ public final class PDFRenderer: PreviewRenderer {
         }
         let count = Int(dossier_pdf_page_count(document.pointer))
         guard count > 0 else { return .failure(PreviewError(tr("The document has no pages."))) }
-        return .success(Opened(document: document, count: count, first: await draw(document, page: 0, width: firstPageWidth)))
+        let first = await draw(document, page: 0, width: firstPageWidth)
+        let sizes = await Task.detached { () -> [(width: Double, height: Double)] in
+            (0..<count).map { index in
+                guard let page = dossier_pdf_get_page(document.pointer, Int32(index)) else { return (595, 842) }
+                defer { g_object_unref(raw(page)) }
+                var width = 0.0, height = 0.0
+                dossier_pdf_page_size(page, &width, &height)
+                return width > 0 && height > 0 ? (width, height) : (595, 842)
+            }
+        }.value
+        return .success(Opened(document: document, count: count, first: first, sizes: sizes))
     }
 
     /// A page width that fits the window, leaving room for the margins and the scroll bar.
@@ -143,21 +178,78 @@ public final class PDFRenderer: PreviewRenderer {
         return available > 200 ? min(max(available - 64, 200), 1600) : 800
     }
 
-    private func drawRest(from start: Int, count: Int) {
-        guard let document else { return }
-        let width = pageWidth
-        let withThumbnails = start > 0 && count > 1  // the first drawing of the document
+    /// The height of page `index` drawn `pageWidth` pixels wide (as `draw` rounds it).
+    private func pageHeight(_ index: Int) -> Int32 {
+        let size = pageSizes[index]
+        return Int32((size.height * Double(pageWidth) / size.width).rounded())
+    }
+
+    /// A place in the column for each page, as large as its drawing will be.
+    private func makeSlots() {
+        slots = pageSizes.indices.map { index in
+            let slot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+            gtk_widget_set_size_request(slot, pageWidth, pageHeight(index))
+            gtk_widget_set_halign(slot, GTK_ALIGN_CENTER)
+            gtk_box_append(cast(column), slot)
+            return slot
+        }
+    }
+
+    /// The pages within `margin` screens of the view, by their places in the column.
+    private func pagesInView(margin: Double) -> ClosedRange<Int>? {
+        guard !slots.isEmpty else { return nil }
+        let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+        var screen = gtk_adjustment_get_page_size(adjustment)
+        if screen <= 0 { screen = 1000 }  // not laid out yet: about a window
+        let top = gtk_adjustment_get_value(adjustment) - margin * screen
+        let bottom = gtk_adjustment_get_value(adjustment) + (1 + margin) * screen
+        var y = Double(gtk_widget_get_margin_top(column))
+        var first: Int?
+        var last = 0
+        for index in slots.indices {
+            let height = Double(pageHeight(index))
+            if y + height >= top, first == nil { first = index }
+            if y > bottom { break }
+            last = index
+            y += height + Double(Self.pageSpacing)
+        }
+        guard let first else { return nil }
+        return first...max(first, last)
+    }
+
+    /// Draws the pages near the view that are not drawn and drops the drawings of pages far
+    /// from it; when no page waits, the sidebar's pictures, one at a time. One task draws
+    /// everything, in turn, so that poppler never draws the document on two threads; a page
+    /// drawn at a width that a zoom has since changed is dropped.
+    private func drawNearView() {
+        guard let document, let near = pagesInView(margin: 1) else { return }
+        let keep = pagesInView(margin: 4) ?? near
+        for (page, view) in drawn where !keep.contains(page) {
+            gtk_box_remove(cast(slots[page]), view)
+            drawn[page] = nil
+            selections[page] = nil
+        }
+        queued = near.filter { drawn[$0] == nil }
+        guard drawing == nil else { return }
         drawing = Task { @MainActor [weak self] in
-            for page in start..<count {
-                let bytes = await Self.draw(document, page: page, width: width)
-                guard let self, !Task.isCancelled else { return }
-                self.append(bytes, page: page)
-            }
-            guard withThumbnails else { return }
-            for page in 0..<count {
-                let small = await Self.draw(document, page: page, width: PageSidebar.thumbnailWidth)
-                guard let self, !Task.isCancelled, let small else { return }
-                self.sidebar.add(small, page: page)
+            while let self, !Task.isCancelled {
+                let width = self.pageWidth
+                if let page = self.queued.first {
+                    self.queued.removeFirst()
+                    let bytes = await Self.draw(document, page: page, width: width)
+                    if self.pageWidth == width, self.drawn[page] == nil, self.pagesInView(margin: 4)?.contains(page) == true {
+                        self.append(bytes, page: page)
+                    }
+                } else if self.pageSizes.count > 1, self.thumbnailCount < self.pageSizes.count {
+                    let page = self.thumbnailCount
+                    self.thumbnailCount += 1
+                    if let small = await Self.draw(document, page: page, width: PageSidebar.thumbnailWidth) {
+                        self.sidebar.add(small, page: page)
+                    }
+                } else {
+                    self.drawing = nil
+                    return
+                }
             }
         }
     }
@@ -238,24 +330,24 @@ public final class PDFRenderer: PreviewRenderer {
             self?.selections.filter { $0.key != page }.values.forEach { $0.clear() }
         }
         selections[page] = selection
-        gtk_box_append(cast(column), selection.view)
-        pictures[page] = selection.view
+        guard slots.indices.contains(page) else { return }
+        gtk_box_append(cast(slots[page]), selection.view)
+        drawn[page] = selection.view
     }
 
     public func zoom(_ change: ZoomChange) {
-        guard let document else { return }
-        let count = Int(dossier_pdf_page_count(document.pointer))
+        guard document != nil else { return }
         switch change {
         case .zoomIn: pageWidth = min(pageWidth * 5 / 4, 3000)
         case .zoomOut: pageWidth = max(pageWidth * 4 / 5, 200)
         case .fit: pageWidth = fittingWidth
         case .actualSize: pageWidth = 900
         }
-        drawing?.cancel()
         while let child = gtk_widget_get_first_child(column) { gtk_box_remove(cast(column), child) }
-        pictures.removeAll()
+        drawn.removeAll()
         selections.removeAll()
-        drawRest(from: 0, count: count)
+        makeSlots()
+        drawNearView()
     }
 }
 
