@@ -29,10 +29,11 @@ let package = Package(
         ),
         // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive, poppler) are opened
         // with dlopen() when first used, not linked: every start of Dossier would pay for loading them.
-        .target(name: "CWebKit", dependencies: ["CGtk"]),
-        .target(name: "CPoppler", dependencies: ["CGLib"]),
-        .target(name: "CGStreamer", dependencies: ["CGLib"]),
-        .target(name: "CArchive", dependencies: ["CGLib"]),
+        .target(name: "CLoader", dependencies: ["CGLib"]),
+        .target(name: "CWebKit", dependencies: ["CGtk", "CLoader"]),
+        .target(name: "CPoppler", dependencies: ["CGLib", "CLoader"]),
+        .target(name: "CGStreamer", dependencies: ["CGLib", "CLoader"]),
+        .target(name: "CArchive", dependencies: ["CGLib", "CLoader"]),
         // Pictures GTK 4.8's cairo renderer draws without converting them on every frame.
         .target(name: "CDisplay", dependencies: ["CGtk"]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),

@@ -10,19 +10,15 @@
 #pragma GCC visibility pop
 
 #include "CArchive.h"
+#include "CLoader.h"
 
 static void *archive_library;
 static char *archive_error;
 
 static gpointer archive_open(gpointer unused) {
     (void)unused;
-    const char *name = g_getenv("DOSSIER_ARCHIVE_LIBRARY");
-    if (name == NULL || *name == '\0') name = "libarchive.so.13";
-    archive_library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (archive_library == NULL) {
-        const char *reason = dlerror();
-        archive_error = g_strdup(reason ? reason : name);
-    }
+    /* Its functions are looked up as they are first called (archive_symbol). */
+    archive_library = dossier_library_open("DOSSIER_ARCHIVE_LIBRARY", "libarchive.so.13", "", NULL, 0, NULL, &archive_error);
     return archive_library;
 }
 

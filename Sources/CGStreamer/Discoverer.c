@@ -1,8 +1,9 @@
 #include "CGStreamer.h"
 
-#include <dlfcn.h>
 #include <glib-object.h>
 #include <string.h>
+
+#include "CLoader.h"
 
 /* The part of GStreamer 1.x's API (libgstreamer-1.0.so.0 and libgstpbutils-1.0.so.0, stable
    ABIs) used here, declared as <gst/gst.h> and <gst/pbutils/pbutils.h> declare it: the
@@ -50,27 +51,10 @@ static char *gst_error;
 
 static gpointer gst_open(gpointer unused) {
     (void)unused;
-    const char *name = g_getenv("DOSSIER_GSTREAMER_LIBRARY");
-    if (name == NULL || *name == '\0') name = "libgstpbutils-1.0.so.0";
     /* pbutils brings libgstreamer-1.0 with it; dlsym on its handle finds both. */
-    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        gst_error = g_strdup(reason ? reason : name);
-        return NULL;
-    }
-    void (**slots)(void) = (void (**)(void))&gst;
-    for (gsize i = 0; i < G_N_ELEMENTS(gst_symbols); i++) {
-        char *symbol = g_strconcat("gst_", gst_symbols[i], NULL);
-        void *address = dlsym(library, symbol);
-        if (address == NULL) {
-            gst_error = g_strdup_printf("%s has no %s", name, symbol);
-            g_free(symbol);
-            return NULL;
-        }
-        memcpy(&slots[i], &address, sizeof address);
-        g_free(symbol);
-    }
+    void *library = dossier_library_open("DOSSIER_GSTREAMER_LIBRARY", "libgstpbutils-1.0.so.0", "gst_", gst_symbols,
+                                         G_N_ELEMENTS(gst_symbols), (void (**)(void))&gst, &gst_error);
+    if (library == NULL) return NULL;
     GError *error = NULL;
     if (!gst.init_check(NULL, NULL, &error)) {
         gst_error = g_strdup(error ? error->message : "gst_init_check failed");

@@ -1,8 +1,9 @@
 /* poppler-glib opened on first use: see CPoppler.h. */
 #include "CPoppler.h"
 
-#include <dlfcn.h>
 #include <gio/gio.h>
+
+#include "CLoader.h"
 
 /* The part of poppler-glib's API (libpoppler-glib.so.8, a stable ABI) used here, declared as
    <poppler.h> declares it: the header is not included, so the build needs neither its
@@ -43,28 +44,8 @@ static char *poppler_error;
 
 static gpointer poppler_open(gpointer unused) {
     (void)unused;
-    /* DOSSIER_POPPLER_LIBRARY names another file, so tests can see a missing library end on
-       the error page. */
-    const char *name = g_getenv("DOSSIER_POPPLER_LIBRARY");
-    if (name == NULL || *name == '\0') name = "libpoppler-glib.so.8";
-    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        poppler_error = g_strdup(reason ? reason : name);
-        return NULL;
-    }
-    void (**slots)(void) = (void (**)(void))&poppler;
-    for (gsize i = 0; i < G_N_ELEMENTS(poppler_symbols); i++) {
-        char *symbol = g_strconcat("poppler_", poppler_symbols[i], NULL);
-        slots[i] = (void (*)(void))dlsym(library, symbol);
-        if (slots[i] == NULL) {
-            poppler_error = g_strdup_printf("%s has no %s", name, symbol);
-            g_free(symbol);
-            return NULL;
-        }
-        g_free(symbol);
-    }
-    return GINT_TO_POINTER(1);
+    return dossier_library_open("DOSSIER_POPPLER_LIBRARY", "libpoppler-glib.so.8", "poppler_", poppler_symbols,
+                                G_N_ELEMENTS(poppler_symbols), (void (**)(void))&poppler, &poppler_error);
 }
 
 gboolean dossier_pdf_load(char **error) {

@@ -1,7 +1,8 @@
 #include "CWebKit.h"
 
-#include <dlfcn.h>
 #include <string.h>
+
+#include "CLoader.h"
 
 /* The part of WebKitGTK 6.0's API (libwebkitgtk-6.0.so.4, a stable ABI) the renderer calls,
    declared here as <webkit/webkit.h> declares it: the header is not included, so the build
@@ -67,29 +68,8 @@ static char *webkit_error;
 
 static gpointer webkit_open(gpointer unused) {
     (void)unused;
-    /* DOSSIER_WEBKIT_LIBRARY names another file, so tests can see a missing library end on the
-       error page. */
-    const char *name = g_getenv("DOSSIER_WEBKIT_LIBRARY");
-    if (name == NULL || *name == '\0') name = "libwebkitgtk-6.0.so.4";
-    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        webkit_error = g_strdup(reason ? reason : name);
-        return NULL;
-    }
-    void (**slots)(void) = (void (**)(void))&webkit;
-    for (gsize i = 0; i < G_N_ELEMENTS(webkit_symbols); i++) {
-        char *symbol = g_strconcat("webkit_", webkit_symbols[i], NULL);
-        void *address = dlsym(library, symbol);
-        if (address == NULL) {
-            webkit_error = g_strdup_printf("%s has no %s", name, symbol);
-            g_free(symbol);
-            return NULL;
-        }
-        memcpy(&slots[i], &address, sizeof address);
-        g_free(symbol);
-    }
-    return library;
+    return dossier_library_open("DOSSIER_WEBKIT_LIBRARY", "libwebkitgtk-6.0.so.4", "webkit_", webkit_symbols,
+                                G_N_ELEMENTS(webkit_symbols), (void (**)(void))&webkit, &webkit_error);
 }
 
 gboolean dossier_webkit_load(char **error) {

@@ -90,9 +90,9 @@ public final class PDFRenderer: PreviewRenderer {
         } else {
             opened = await Self.open(item.url, firstPageWidth: width)
         }
-        let (document, count, first) = try opened.get().parts
+        let (document, count, first, sizes) = try opened.get().parts
         self.document = document
-        pageSizes = try opened.get().sizes
+        pageSizes = sizes
         setAccessibleName(scrolled, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
         gtk_widget_set_visible(pagesButton, count > 1 ? 1 : 0)
         // Shown with the first page, not sliding in over the frames after it.
@@ -116,7 +116,9 @@ public final class PDFRenderer: PreviewRenderer {
         let first: RenderedPage?
         /// Every page's size in points.
         let sizes: [(width: Double, height: Double)]
-        var parts: (PopplerDocumentReference, Int, RenderedPage?) { (document, count, first) }
+        var parts: (PopplerDocumentReference, Int, RenderedPage?, [(width: Double, height: Double)]) {
+            (document, count, first, sizes)
+        }
     }
 
     /// Opens the document at `url` and draws its first page `firstPageWidth` pixels wide, off
@@ -184,10 +186,12 @@ public final class PDFRenderer: PreviewRenderer {
         return Int32((size.height * Double(pageWidth) / size.width).rounded())
     }
 
-    /// A place in the column for each page, as large as its drawing will be.
+    /// A place in the column for each page, as large as its drawing will be. It carries the
+    /// page's accessible name: a page is there (and can be found) before it is drawn.
     private func makeSlots() {
         slots = pageSizes.indices.map { index in
-            let slot = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+            let slot = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+            setAccessibleName(slot, tr("Page %s", String(index + 1)))
             gtk_widget_set_size_request(slot, pageWidth, pageHeight(index))
             gtk_widget_set_halign(slot, GTK_ALIGN_CENTER)
             gtk_box_append(cast(column), slot)
@@ -231,27 +235,39 @@ public final class PDFRenderer: PreviewRenderer {
         }
         queued = near.filter { drawn[$0] == nil }
         guard drawing == nil else { return }
+        // The renderer is not held while poppler draws: one dropped meanwhile (the previewer
+        // moved on) ends the task, through its deinit or here.
         drawing = Task { @MainActor [weak self] in
-            while let self, !Task.isCancelled {
-                let width = self.pageWidth
-                if let page = self.queued.first {
-                    self.queued.removeFirst()
+            while !Task.isCancelled, let work = self?.nextDrawing() {
+                switch work {
+                case .page(let page, let width):
                     let bytes = await Self.draw(document, page: page, width: width)
-                    if self.pageWidth == width, self.drawn[page] == nil, self.pagesInView(margin: 4)?.contains(page) == true {
-                        self.append(bytes, page: page)
-                    }
-                } else if self.pageSizes.count > 1, self.thumbnailCount < self.pageSizes.count {
-                    let page = self.thumbnailCount
-                    self.thumbnailCount += 1
-                    if let small = await Self.draw(document, page: page, width: PageSidebar.thumbnailWidth) {
-                        self.sidebar.add(small, page: page)
-                    }
-                } else {
-                    self.drawing = nil
-                    return
+                    guard let self, self.pageWidth == width, self.drawn[page] == nil,
+                          self.pagesInView(margin: 4)?.contains(page) == true else { continue }
+                    self.append(bytes, page: page)
+                case .thumbnail(let page):
+                    guard let small = await Self.draw(document, page: page, width: PageSidebar.thumbnailWidth) else { continue }
+                    self?.sidebar.add(small, page: page)
                 }
             }
         }
+    }
+
+    private enum Drawing {
+        case page(Int, width: Int32)
+        case thumbnail(Int)
+    }
+
+    /// What the drawing task does next: a page near the view, else the sidebar's next picture;
+    /// nil (and the task ends) when nothing is left.
+    private func nextDrawing() -> Drawing? {
+        if !queued.isEmpty { return .page(queued.removeFirst(), width: pageWidth) }
+        if pageSizes.count > 1, thumbnailCount < pageSizes.count {
+            thumbnailCount += 1
+            return .thumbnail(thumbnailCount - 1)
+        }
+        drawing = nil
+        return nil
     }
 
     /// One page drawn on white at `width` pixels, as BGRA bytes for a texture.
@@ -316,7 +332,6 @@ public final class PDFRenderer: PreviewRenderer {
         guard let rendered else { return }
         let picture = makePicture(showing: rendered.surface)
         gtk_widget_add_css_class(picture, "card")
-        setAccessibleName(picture, tr("Page %s", String(page + 1)))
         if !rendered.links.isEmpty {
             onClick(picture) { [weak self] x, y in
                 // The picture is drawn at its natural size, centred in the column.
