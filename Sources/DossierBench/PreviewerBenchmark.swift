@@ -143,7 +143,7 @@ enum PreviewerBenchmark {
     private static func stopService(_ bus: OpaquePointer) {
         let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                                 "GetConnectionUnixProcessID", dossier_variant_tuple_s("org.gnome.NautilusPreviewer"),
-                                                nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
+                                                nil, GDBusCallFlags(rawValue: 0), 2000, nil, nil)
         guard let reply else { return }
         let pid = dossier_variant_get_u(reply)
         g_variant_unref(reply)
@@ -158,7 +158,7 @@ enum PreviewerBenchmark {
     @discardableResult
     private static func call(_ bus: OpaquePointer, _ name: String, _ path: String, _ interface: String, _ method: String,
                              _ parameters: OpaquePointer?) -> Bool {
-        let reply = g_dbus_connection_call_sync(bus, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE,
+        let reply = g_dbus_connection_call_sync(bus, name, path, interface, method, parameters, nil, GDBusCallFlags(rawValue: 0),
                                                 60_000, nil, nil)
         guard let reply else { return false }
         g_variant_unref(reply)

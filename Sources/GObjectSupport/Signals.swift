@@ -32,7 +32,7 @@ private func connect<Callback>(
 ) -> SignalConnection {
     let box = Unmanaged.passRetained(SignalBox(callback) as AnyObject).toOpaque()
     let id = dossier_g_signal_connect_data(
-        instance, signal, trampoline, box, releaseBox, after ? G_CONNECT_AFTER : GConnectFlags(0))
+        instance, signal, trampoline, box, releaseBox, after ? GConnectFlags(rawValue: DOSSIER_G_CONNECT_AFTER) : GConnectFlags(rawValue: 0))
     if id == 0 {
         // Unknown signal: GLib already logged a critical; do not leak the box.
         Unmanaged<AnyObject>.fromOpaque(box).release()

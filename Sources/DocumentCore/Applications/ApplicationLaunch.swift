@@ -60,7 +60,7 @@ extension ApplicationRegistry {
         do {
             _ = try withGError { error in
                 g_desktop_app_info_launch_uris_as_manager(
-                    desktop, list, context, GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue),
+                    desktop, list, context, GSpawnFlags(rawValue: DOSSIER_G_SPAWN_SEARCH_PATH | DOSSIER_G_SPAWN_DO_NOT_REAP_CHILD),
                     nil, nil, { _, pid, data in
                         Unmanaged<StartedProcesses>.fromOpaque(data!).takeUnretainedValue().pids.append(pid)
                     }, box.toOpaque(), error)

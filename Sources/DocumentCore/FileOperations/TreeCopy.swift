@@ -186,7 +186,7 @@ final class TreeCopy {
 }
 
 /// Links stay links; mode, times, extended attributes (and the owner, when allowed) are kept.
-private let copyFlags = GFileCopyFlags(rawValue: G_FILE_COPY_NOFOLLOW_SYMLINKS.rawValue | G_FILE_COPY_ALL_METADATA.rawValue)
+private let copyFlags = GFileCopyFlags(rawValue: DOSSIER_G_FILE_COPY_NOFOLLOW_SYMLINKS | DOSSIER_G_FILE_COPY_ALL_METADATA)
 
 private let copyProgressCallback: GFileProgressCallback = { current, _, data in
     guard let data else { return }

@@ -39,7 +39,7 @@ public struct ItemInfo: Sendable, Hashable {
         let queried = path == nil ? attributes : attributes.replacingOccurrences(of: "standard::content-type,", with: "")
         let info: OpaquePointer
         do {
-            info = try withGError { g_file_query_info(file, queried, G_FILE_QUERY_INFO_NONE, nil, $0) }!
+            info = try withGError { g_file_query_info(file, queried, GFileQueryInfoFlags(rawValue: 0), nil, $0) }!
         } catch let error as GLibError {
             throw ItemError(error, name: name)
         } catch {

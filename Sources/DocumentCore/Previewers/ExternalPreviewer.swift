@@ -40,7 +40,7 @@ public struct ExternalPreviewer: Sendable, Hashable {
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
         let group = "Previewer Entry"
-        guard g_key_file_load_from_file(keyFile, path, G_KEY_FILE_NONE, nil) != 0,
+        guard g_key_file_load_from_file(keyFile, path, GKeyFileFlags(rawValue: 0), nil) != 0,
               let exec = takeString(g_key_file_get_string(keyFile, group, "Exec", nil)),
               let outputName = takeString(g_key_file_get_string(keyFile, group, "Output", nil)),
               let output = Output(rawValue: outputName.lowercased())

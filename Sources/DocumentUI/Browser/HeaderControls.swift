@@ -1,3 +1,4 @@
+import CGLib
 import CGtk
 import DocumentCore
 import GObjectSupport
@@ -17,7 +18,7 @@ final class HeaderControls {
         setAccessibleName(searchButton, tr("Search"))
         gtk_widget_set_tooltip_text(searchButton, tr("Search"))
         g_object_bind_property(raw(searchButton), "active", raw(searchBar), "search-mode-enabled",
-                               GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
+                               GBindingFlags(rawValue: DOSSIER_G_BINDING_BIDIRECTIONAL | DOSSIER_G_BINDING_SYNC_CREATE))
 
         viewModeButton = gtk_button_new()!
         gtk_actionable_set_action_name(cast(viewModeButton), "browser.toggle-view-mode")

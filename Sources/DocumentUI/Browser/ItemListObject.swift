@@ -103,5 +103,5 @@ func connectItemsChanged(_ model: OpaquePointer, _ handler: @escaping (Int, Int,
     }
     dossier_g_signal_connect_data(raw(model), "items-changed", unsafeBitCast(trampoline, to: GCallback.self),
                                            Unmanaged.passRetained(Box(handler)).toOpaque(),
-                                           { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                           { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

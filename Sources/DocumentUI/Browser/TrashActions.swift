@@ -102,5 +102,5 @@ func connectResponse(_ dialog: UnsafeMutableRawPointer, _ handler: @escaping @Ma
     }
     dossier_g_signal_connect_data(dialog, "response", unsafeBitCast(trampoline, to: GCallback.self),
                                   Unmanaged.passRetained(Box(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -33,7 +33,7 @@ enum FolderView {
         let parameters = g_variant_new_tuple(&children, 2)
         let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
                                                 "org.freedesktop.FileManager1", "ShowItems", parameters, nil,
-                                                G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
+                                                GDBusCallFlags(rawValue: 0), 2000, nil, nil)
         guard let reply else { return false }
         g_variant_unref(reply)
         return true

@@ -80,5 +80,5 @@ private func connectGesture(_ gesture: UnsafeMutableRawPointer, _ signal: String
     }
     dossier_g_signal_connect_data(gesture, signal, unsafeBitCast(trampoline, to: GCallback.self),
                                   Unmanaged.passRetained(GestureBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<GestureBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<GestureBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -124,7 +124,7 @@ func onClick(_ widget: Widget, _ handler: @escaping (Double, Double) -> Void) {
     }
     let box = Unmanaged.passRetained(ClickBox(handler)).toOpaque()
     dossier_g_signal_connect_data(raw(gesture), "released", unsafeBitCast(released, to: GCallback.self), box,
-                                  { data, _ in Unmanaged<ClickBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<ClickBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
     gtk_widget_add_controller(widget, gesture)
 }
 
@@ -145,7 +145,7 @@ private func connectPair(_ gesture: UnsafeMutableRawPointer, _ signal: String, _
     let trampoline: Pair = { _, a, b, data in Unmanaged<PairBox>.fromOpaque(data!).takeUnretainedValue().handler(a, b) }
     dossier_g_signal_connect_data(gesture, signal, unsafeBitCast(trampoline, to: GCallback.self),
                                   Unmanaged.passRetained(PairBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<PairBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<PairBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }
 
 /// Calls `handler` with the horizontal direction (-1 or 1) of each clear sideways swipe on
@@ -173,7 +173,7 @@ func onPinch(_ widget: Widget, _ handler: @escaping (Double) -> Void) {
                                       handler(scale / last.scale)
                                       last.scale = scale
                                   }).toOpaque(),
-                                  { data, _ in Unmanaged<PairBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<PairBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
     connectSignal(raw(gesture), "end") { () -> Void in last.scale = 1 }
     gtk_widget_add_controller(widget, gesture)
 }

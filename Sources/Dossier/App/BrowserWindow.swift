@@ -76,8 +76,8 @@ final class BrowserWindow {
         gtk_button_set_icon_name(cast(toggle), "sidebar-show-symbolic")
         setAccessibleName(toggle, tr("Show Sidebar"))
         gtk_widget_set_tooltip_text(toggle, tr("Show Sidebar"))
-        g_object_bind_property(raw(flap), "reveal-flap", raw(toggle), "active", GBindingFlags(rawValue: 3))  // bidirectional, sync
-        g_object_bind_property(raw(flap), "folded", raw(toggle), "visible", G_BINDING_SYNC_CREATE)
+        g_object_bind_property(raw(flap), "reveal-flap", raw(toggle), "active", GBindingFlags(rawValue: DOSSIER_G_BINDING_BIDIRECTIONAL | DOSSIER_G_BINDING_SYNC_CREATE))
+        g_object_bind_property(raw(flap), "folded", raw(toggle), "visible", GBindingFlags(rawValue: DOSSIER_G_BINDING_SYNC_CREATE))
         adw_header_bar_pack_start(OpaquePointer(header), toggle)
 
         setAccessibleName(backButton, tr("Back"))

@@ -25,7 +25,7 @@ final class DossierApplication {
     private var openLog: OpenRequestLog?
 
     init() {
-        let flags = GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_HANDLES_COMMAND_LINE.rawValue)
+        let flags = GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_HANDLES_OPEN | DOSSIER_G_APPLICATION_HANDLES_COMMAND_LINE)
         application = UnsafeMutableRawPointer(adw_application_new(Self.applicationID, flags)!).assumingMemoryBound(to: GtkApplication.self)
         if let path = ProcessInfo.processInfo.environment["DOSSIER_OPEN_LOG"], !path.isEmpty {
             openLog = OpenRequestLog(file: URL(fileURLWithPath: path))
@@ -64,7 +64,7 @@ final class DossierApplication {
         var name: OpaquePointer? = g_variant_new_string(applicationID)
         let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                                 "NameHasOwner", g_variant_new_tuple(&name, 1), nil,
-                                                G_DBUS_CALL_FLAGS_NONE, 2000, nil, nil)
+                                                GDBusCallFlags(rawValue: 0), 2000, nil, nil)
         guard let reply else { return false }
         defer { g_variant_unref(reply) }
         let owned = g_variant_get_child_value(reply, 0)
@@ -228,7 +228,7 @@ private func connectCommandLine(_ application: UnsafeMutableRawPointer, _ handle
     }
     dossier_g_signal_connect_data(application, "command-line", unsafeBitCast(trampoline, to: GCallback.self),
                                   Unmanaged.passRetained(CommandLineBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<CommandLineBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<CommandLineBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }
 
 /// `open` (application, GFile **files, n_files, hint): D-Bus `Open` from a launcher.
@@ -249,5 +249,5 @@ private func connectOpen(_ application: UnsafeMutableRawPointer, _ handler: @esc
     }
     dossier_g_signal_connect_data(application, "open", unsafeBitCast(trampoline, to: GCallback.self),
                                   Unmanaged.passRetained(OpenBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<OpenBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<OpenBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

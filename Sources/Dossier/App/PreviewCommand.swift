@@ -52,7 +52,7 @@ final class PreviewApplication {
     }
 
     func run() -> Int32 {
-        let application = adw_application_new("io.github.dossier.Dossier.Preview", G_APPLICATION_NON_UNIQUE)!
+        let application = adw_application_new("io.github.dossier.Dossier.Preview", GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_NON_UNIQUE))!
         defer { g_object_unref(UnsafeMutableRawPointer(application)) }
         controller.dataSource = list
         connectSignal(UnsafeMutableRawPointer(application), "activate") { [self] () -> Void in

@@ -40,7 +40,7 @@ final class WindowState {
         self.fileURL = fileURL
         let file = g_key_file_new()!
         defer { g_key_file_unref(file) }
-        guard g_key_file_load_from_file(file, fileURL.path, G_KEY_FILE_NONE, nil) != 0 else { return }
+        guard g_key_file_load_from_file(file, fileURL.path, GKeyFileFlags(rawValue: 0), nil) != 0 else { return }
         func integer(_ group: String, _ key: String) -> Int32? {
             var error: UnsafeMutablePointer<GError>?
             let value = g_key_file_get_integer(file, group, key, &error)

@@ -88,7 +88,7 @@ final class PreviewerBus: @unchecked Sendable {
                                               Unmanaged.passRetained(self).toOpaque(), nil, $0)
         }
         g_bus_own_name_on_connection(connection, NautilusPreviewerService.busName,
-                                     GBusNameOwnerFlags(G_BUS_NAME_OWNER_FLAGS_REPLACE.rawValue | G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT.rawValue),
+                                     GBusNameOwnerFlags(rawValue: DOSSIER_G_BUS_NAME_OWNER_FLAGS_REPLACE | DOSSIER_G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT),
                                      nil, nil, nil, nil)
     }
 

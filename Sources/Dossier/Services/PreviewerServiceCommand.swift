@@ -44,7 +44,7 @@ struct PreviewerServiceCommand {
         PreviewController.prepareForPrefetch()
         let bus = PreviewerBus.start()
         Display.loadStyles()
-        let application = adw_application_new("io.github.dossier.Dossier.Previewer", G_APPLICATION_IS_SERVICE)!
+        let application = adw_application_new("io.github.dossier.Dossier.Previewer", GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_IS_SERVICE))!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)
         nonisolated(unsafe) var service: NautilusPreviewerService?
@@ -102,7 +102,7 @@ struct PreviewerServiceCommand {
     private static func reloadBusConfiguration() {
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return }
         let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                "ReloadConfig", nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
+                                                "ReloadConfig", nil, nil, GDBusCallFlags(rawValue: 0), 5000, nil, nil)
         if let reply { g_variant_unref(reply) }
         g_object_unref(UnsafeMutableRawPointer(bus))
     }

@@ -23,7 +23,7 @@ struct ExternalThumbnailer: Sendable {
     init?(path: String) {
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
-        guard g_key_file_load_from_file(keyFile, path, G_KEY_FILE_NONE, nil) != 0,
+        guard g_key_file_load_from_file(keyFile, path, GKeyFileFlags(rawValue: 0), nil) != 0,
               let exec = takeString(g_key_file_get_string(keyFile, "Thumbnailer Entry", "Exec", nil))
         else { return nil }
         if let tryExec = takeString(g_key_file_get_string(keyFile, "Thumbnailer Entry", "TryExec", nil)),

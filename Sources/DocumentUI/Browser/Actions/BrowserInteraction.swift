@@ -245,5 +245,5 @@ func connectPointSignal(_ gesture: UnsafeMutableRawPointer, _ signal: String, _ 
     }
     dossier_g_signal_connect_data(gesture, signal, unsafeBitCast(trampoline, to: GCallback.self),
                                   Unmanaged.passRetained(Box(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

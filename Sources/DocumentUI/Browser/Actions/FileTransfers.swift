@@ -102,8 +102,8 @@ enum ClipboardFiles {
 
         @MainActor func drain(_ stream: UnsafeMutablePointer<GInputStream>) {
             let memory = g_memory_output_stream_new_resizable()!
-            let flags = GOutputStreamSpliceFlags(rawValue: G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE.rawValue
-                | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET.rawValue)
+            let flags = GOutputStreamSpliceFlags(rawValue: DOSSIER_G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE
+                | DOSSIER_G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET)
             g_output_stream_splice_async(memory, stream, flags, G_PRIORITY_DEFAULT, nil, { source, result, data in
                 MainActor.assumeIsolated {
                     let request = Unmanaged<ReadRequest>.fromOpaque(data!).takeRetainedValue()

@@ -132,5 +132,5 @@ private func connectSelectionChanged(_ model: UnsafeMutableRawPointer, _ handler
     }
     dossier_g_signal_connect_data(model, "selection-changed", unsafeBitCast(changed, to: GCallback.self),
                                   Unmanaged.passRetained(SelectionBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<SelectionBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<SelectionBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

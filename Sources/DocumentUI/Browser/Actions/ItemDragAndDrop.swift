@@ -106,7 +106,7 @@ private func connectDropValue(_ target: UnsafeMutableRawPointer, _ handler: @esc
     }
     dossier_g_signal_connect_data(target, "drop", unsafeBitCast(drop, to: GCallback.self),
                                   Unmanaged.passRetained(DropValueBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<DropValueBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<DropValueBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }
 
 /// GtkDragSource's `prepare` (source, x, y) → a content provider (full transfer), or NULL.
@@ -123,5 +123,5 @@ private func connectDragPrepare(_ source: UnsafeMutableRawPointer,
     }
     dossier_g_signal_connect_data(source, "prepare", unsafeBitCast(prepare, to: GCallback.self),
                                   Unmanaged.passRetained(DragPrepareBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<DragPrepareBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<DragPrepareBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

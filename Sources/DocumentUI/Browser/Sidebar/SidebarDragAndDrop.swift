@@ -61,7 +61,7 @@ extension BrowserSidebar {
                     let file = g_file_new_for_uri(uri)
                     defer { unref(file) }
                     let name = takeString(g_file_get_basename(file)) ?? uri
-                    guard g_file_query_file_type(file, G_FILE_QUERY_INFO_NONE, nil) == G_FILE_TYPE_DIRECTORY else {
+                    guard g_file_query_file_type(file, GFileQueryInfoFlags(rawValue: 0), nil) == G_FILE_TYPE_DIRECTORY else {
                         failures.append(tr("“%s” is not a folder: only folders can be favorites.", name))
                         continue
                     }
@@ -147,7 +147,7 @@ private func connectDrop(_ target: UnsafeMutableRawPointer, _ handler: @escaping
     }
     dossier_g_signal_connect_data(target, "drop", unsafeBitCast(drop, to: GCallback.self),
                                   Unmanaged.passRetained(DropBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<DropBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<DropBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }
 
 /// GtkDragSource's `prepare` (source, x, y) → a content provider (full transfer), or NULL.
@@ -157,5 +157,5 @@ private func connectPrepare(_ source: UnsafeMutableRawPointer, _ handler: @escap
     let prepare: Prepare = { _, _, _, data in Unmanaged<PrepareBox>.fromOpaque(data!).takeUnretainedValue().handler() }
     dossier_g_signal_connect_data(source, "prepare", unsafeBitCast(prepare, to: GCallback.self),
                                   Unmanaged.passRetained(PrepareBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<PrepareBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<PrepareBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -156,7 +156,7 @@ private func connectPressed(_ gesture: UnsafeMutableRawPointer, _ handler: @esca
     dossier_g_signal_connect_data(gesture, "pressed", unsafeBitCast(pressed, to: GCallback.self),
                                   Unmanaged.passRetained(HandlerBox(handler)).toOpaque(),
                                   { data, _ in Unmanaged<HandlerBox<(Double, Double) -> Void>>.fromOpaque(data!).release() },
-                                  GConnectFlags(0))
+                                  GConnectFlags(rawValue: 0))
 }
 
 /// AdwMessageDialog's `response` (dialog, response id).
@@ -169,5 +169,5 @@ private func connectResponse(_ dialog: UnsafeMutableRawPointer, _ handler: @esca
     dossier_g_signal_connect_data(dialog, "response", unsafeBitCast(response, to: GCallback.self),
                                   Unmanaged.passRetained(HandlerBox(handler)).toOpaque(),
                                   { data, _ in Unmanaged<HandlerBox<(String) -> Void>>.fromOpaque(data!).release() },
-                                  GConnectFlags(0))
+                                  GConnectFlags(rawValue: 0))
 }

@@ -109,7 +109,7 @@ final class SidebarSources {
         let trash = Trash()
         let files = g_file_new_for_path(trash.home.filesURL.path)
         defer { unref(files) }
-        if let monitor = g_file_monitor_directory(files, G_FILE_MONITOR_WATCH_MOVES, nil, nil) {
+        if let monitor = g_file_monitor_directory(files, GFileMonitorFlags(rawValue: DOSSIER_G_FILE_MONITOR_WATCH_MOVES), nil, nil) {
             trashMonitor = ObjectReference(adopting: raw(monitor))
             connectMonitorChanged(raw(monitor)) { [weak self] in self?.checkTrash() }
         }
@@ -145,5 +145,5 @@ private func connectMonitorChanged(_ monitor: UnsafeMutableRawPointer, _ handler
     let changed: Changed = { _, _, _, _, data in Unmanaged<MonitorBox>.fromOpaque(data!).takeUnretainedValue().handler() }
     dossier_g_signal_connect_data(monitor, "changed", unsafeBitCast(changed, to: GCallback.self),
                                   Unmanaged.passRetained(MonitorBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<MonitorBox>.fromOpaque(data!).release() }, GConnectFlags(0))
+                                  { data, _ in Unmanaged<MonitorBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -107,9 +107,9 @@ final class SidebarVolumes {
             MainActor.assumeIsolated { completion(message) }
         }
         if removal == .eject {
-            g_mount_eject_with_operation(OpaquePointer(mount.pointer), G_MOUNT_UNMOUNT_NONE, operation, nil, finished, box)
+            g_mount_eject_with_operation(OpaquePointer(mount.pointer), GMountUnmountFlags(rawValue: 0), operation, nil, finished, box)
         } else {
-            g_mount_unmount_with_operation(OpaquePointer(mount.pointer), G_MOUNT_UNMOUNT_NONE, operation, nil, finished, box)
+            g_mount_unmount_with_operation(OpaquePointer(mount.pointer), GMountUnmountFlags(rawValue: 0), operation, nil, finished, box)
         }
         if let operation { g_object_unref(raw(operation)) }
     }

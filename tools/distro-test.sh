@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# `make test-distros`: builds and tests Dossier on every Debian that carries a current GNOME.
+#
+#   bookworm  Debian 12      GLib 2.74, GTK 4.8,  libadwaita 1.2,  Nautilus 43
+#   trixie    Debian 13      GLib 2.84, GTK 4.18, libadwaita 1.7,  Nautilus 48
+#   forky     Debian testing GLib 2.90, GTK 4.24, libadwaita 1.10, Nautilus 51
+#
+# For each suite: a chroot made with mmdebstrap from the machine's own Debian mirror (kept in
+# a cache outside the clone, so a second run only checks it), the host's Swift toolchain bound
+# in read-only, Dossier built from this tree into the cache, then the DocumentCore tests, the
+# previewer's D-Bus contract as that suite's Nautilus speaks it, and the end-to-end test with
+# that suite's real Nautilus (Space previews, Right shows the next file) under Xvfb.
+#
+# Usage: tools/distro-test.sh [suite ...]   (default: bookworm trixie forky)
+# Environment: DOSSIER_DISTRO_CACHE (default /var/cache/dossier-distros), SWIFT_ROOT (the
+# toolchain's prefix, found from `swift` on PATH), DOSSIER_DISTRO_STEPS (default
+# "build core contract nautilus").
+set -euo pipefail
+
+tree=$(cd "$(dirname "$0")/.." && pwd)
+cache=${DOSSIER_DISTRO_CACHE:-/var/cache/dossier-distros}
+steps=${DOSSIER_DISTRO_STEPS:-build core contract nautilus}
+suites=("$@")
+((${#suites[@]})) || suites=(bookworm trixie forky)
+
+if [[ -z ${SWIFT_ROOT:-} ]]; then
+  swift_bin=$(readlink -f "$(command -v swift)")
+  SWIFT_ROOT=$(dirname "$(dirname "$(dirname "$swift_bin")")")
+fi
+
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+say() { printf '\n=== %s\n' "$*"; }
+
+# The mirror this machine already uses for Debian (its own apt sources), so the repository
+# names no host.
+mirror() {
+  local uri
+  uri=$(grep -h -E '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
+        | grep -v -E 'security|updates|backports' | grep -o -E '(https?|file)://[^ ]*/debian/?' | head -1)
+  [[ -n $uri ]] || { echo "distro-test: no Debian mirror in /etc/apt/sources*" >&2; exit 2; }
+  echo "${uri%/}"
+}
+
+# What each chroot holds: the build's C libraries, what the Swift toolchain itself needs, and
+# what the tests drive (a display, a session bus, accessibility, Nautilus).
+packages_common=(
+  pkg-config make gcc libc6-dev libstdc++-dev-placeholder
+  libglib2.0-dev libgtk-4-dev libadwaita-1-dev libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev
+  libjpeg62-turbo-dev libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libfontconfig-dev
+  libgstreamer-plugins-base1.0-dev libgtk-4-media-gstreamer gstreamer1.0-plugins-base
+  shared-mime-info gettext desktop-file-utils librsvg2-common fonts-dejavu-core
+  curl libsqlite3-0 libncurses6 tzdata ca-certificates
+  nautilus xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi xdotool x11-utils imagemagick procps
+)
+
+packages_for() {
+  local list=("${packages_common[@]/libstdc++-dev-placeholder/g++}")
+  case $1 in
+    forky) ;;                         # libxml2.so.2 is gone: see swift_compat
+    *) list+=(libxml2) ;;
+  esac
+  printf '%s\n' "${list[@]}"
+}
+
+# The Swift toolchain's Foundation links libxml2.so.2, which forky no longer ships (it has
+# libxml2.so.16). The host's copy, with the ICU it was built against, goes into a folder that
+# only the toolchain's commands see (LD_LIBRARY_PATH in `inside`).
+swift_compat() {
+  local root=$1 dir=$1/opt/swift-compat/lib lib
+  mkdir -p "$dir"
+  for lib in $(ldd "$SWIFT_ROOT/usr/lib/swift/linux/libFoundationXML.so" | awk '/libxml2|libicu/ {print $3}'); do
+    cp -L "$lib" "$dir/"
+  done
+}
+
+# Makes the suite's chroot unless the cache has one made from the same package list.
+make_chroot() {
+  local suite=$1 root=$cache/$1/root stamp=$cache/$1/packages
+  local wanted; wanted=$(packages_for "$suite")
+  if [[ -f $stamp && $(cat "$stamp") == "$wanted" && -x $root/usr/bin/nautilus ]]; then
+    echo "distro-test: $suite chroot cached in $root"
+    return
+  fi
+  as_root rm -rf "$cache/$suite"
+  mkdir -p "$cache/$suite"
+  local source; source=$(mirror)
+  echo "distro-test: making the $suite chroot from $source"
+  as_root mmdebstrap --variant=apt --mode=root --quiet \
+    --aptopt='Acquire::Check-Valid-Until "false"' \
+    --aptopt='APT::Install-Recommends "false"' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+    --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --include="$(echo "$wanted" | paste -sd, -)" \
+    "$suite" "$root" "deb $source $suite main"
+  [[ $suite == forky ]] && swift_compat "$root"
+  echo "$wanted" > "$stamp"
+}
+
+# Runs a command inside the suite's chroot (bubblewrap: no mounts leak to the host), with the
+# toolchain and this tree bound read-only and the build folder in the cache.
+inside() {
+  local suite=$1; shift
+  local root=$cache/$suite/root
+  mkdir -p "$cache/$suite/build" "$cache/$suite/home"
+  bwrap --bind "$root" / --dev /dev --proc /proc --tmpfs /tmp --tmpfs /run \
+    --ro-bind "$SWIFT_ROOT" /opt/swift --ro-bind "$tree" /src \
+    --bind "$cache/$suite/build" /build --bind "$cache/$suite/home" /home/tester \
+    --ro-bind /etc/resolv.conf /etc/resolv.conf \
+    --unshare-pid --die-with-parent --chdir /src \
+    --setenv PATH /opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --setenv HOME /home/tester --setenv LANG C.UTF-8 \
+    --setenv LD_LIBRARY_PATH /opt/swift-compat/lib \
+    "$@"
+}
+
+versions() {
+  inside "$1" bash -c '
+    v() { dpkg-query -W -f="\${Version}" "$1" 2>/dev/null || echo "not installed"; }
+    echo "  Debian      $(cat /etc/debian_version)"
+    echo "  GLib        $(v libglib2.0-dev)"
+    echo "  GTK         $(v libgtk-4-dev)"
+    echo "  libadwaita  $(v libadwaita-1-dev)"
+    echo "  Nautilus    $(v nautilus)"
+    echo "  poppler     $(v libpoppler-glib-dev)"
+    echo "  WebKitGTK   $(v libwebkitgtk-6.0-dev)"
+    echo "  GtkSourceView $(v libgtksourceview-5-dev)"'
+}
+
+for suite in "${suites[@]}"; do
+  say "$suite: chroot"
+  start=$SECONDS
+  make_chroot "$suite"
+  versions "$suite"
+  echo "distro-test: $suite chroot ready in $((SECONDS - start)) s"
+done
