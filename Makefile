@@ -47,7 +47,8 @@ run: build
 
 # Every test: the meson install into a staging folder, checked; then the Swift suites under
 # a private X display and D-Bus session (UI tests gate on the display themselves), with XDG
-# folders isolated from the developer's own. XCTest's summary closes the run.
+# folders isolated from the developer's own. XCTest's summary closes the run. TESTS=REGEX runs
+# only the tests it matches (`make test-swift TESTS=PreviewerBusContractTests`).
 test: build test-install test-swift
 
 test-swift:
@@ -57,7 +58,7 @@ test-swift:
 	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_HOME)/runtime \
 	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(CURDIR)/$(BIN) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-	  bash tools/test-session.sh $(SWIFT) test -c $(CONFIG) --skip-build --disable-swift-testing
+	  bash tools/test-session.sh $(SWIFT) test -c $(CONFIG) --skip-build --disable-swift-testing $(if $(TESTS),--filter '$(TESTS)')
 
 test-install:
 	rm -rf $(BUILD_DIR)/meson $(BUILD_DIR)/stage

@@ -174,11 +174,49 @@ static inline GVariant *dossier_variant_tuple_u(guint32 value) { return g_varian
 static inline GVariant *dossier_variant_tuple_s(const char *value) { return g_variant_new("(s)", value); }
 static inline GVariant *dossier_variant_tuple_ssb(const char *a, const char *b, gboolean c) { return g_variant_new("(ssb)", a, b, c); }
 static inline guint32 dossier_variant_get_u(GVariant *value) { guint32 result = 0; g_variant_get(value, "(u)", &result); return result; }
-static inline GVariant *dossier_variant_properties_changed_b(const char *interface, const char *name, gboolean value) {
+static inline void dossier_variant_get_ssbs(GVariant *value, gchar **s1, gchar **s2, gboolean *b, gchar **s3) {
+    g_variant_get(value, "(ssbs)", s1, s2, b, s3);
+}
+static inline GVariant *dossier_variant_tuple_ssbs(const char *a, const char *b, gboolean c, const char *d) {
+    return g_variant_new("(ssbs)", a, b, c, d);
+}
+/* org.freedesktop.DBus.Properties.PropertiesChanged for one property (value: floating or owned, taken). */
+static inline GVariant *dossier_variant_properties_changed(const char *interface, const char *name, GVariant *value) {
     GVariantBuilder changed;
     g_variant_builder_init(&changed, G_VARIANT_TYPE("a{sv}"));
-    g_variant_builder_add(&changed, "{sv}", name, g_variant_new_boolean(value));
+    g_variant_builder_add(&changed, "{sv}", name, value);
     return g_variant_new("(sa{sv}as)", interface, &changed, NULL);
+}
+
+/* NautilusPreviewer2's ShowFile has two forms: (s uri, s windowHandle, b closeIfAlreadyShown)
+   from Nautilus 43 to 49, and the same with (s activationToken) after them from Nautilus 50.
+   GDBus checks a call's arguments against the introspection data before dispatching it and
+   answers InvalidArgs when they differ, so one declaration refuses the other form. The
+   object declares the four-argument form (today's, as Sushi 50 does) under the interface
+   name; a second interface on the same path, private to Dossier, declares the three-argument
+   one. This filter, which GDBus runs on its worker thread before dispatch, hands a
+   three-argument ShowFile for `path` to that second interface. Nothing else is touched. */
+#define DOSSIER_PREVIEWER2_INTERFACE "org.gnome.NautilusPreviewer2"
+#define DOSSIER_PREVIEWER2_THREE_ARGUMENTS "io.github.dossier.NautilusPreviewer2.ThreeArgumentShowFile"
+
+static inline GDBusMessage *dossier_previewer2_route(GDBusConnection *connection, GDBusMessage *message,
+                                                     gboolean incoming, gpointer path) {
+    (void)connection;
+    if (!incoming || g_dbus_message_get_message_type(message) != G_DBUS_MESSAGE_TYPE_METHOD_CALL
+        || g_strcmp0(g_dbus_message_get_interface(message), DOSSIER_PREVIEWER2_INTERFACE) != 0
+        || g_strcmp0(g_dbus_message_get_member(message), "ShowFile") != 0
+        || g_strcmp0(g_dbus_message_get_path(message), path) != 0
+        || g_strcmp0(g_dbus_message_get_signature(message), "ssb") != 0)
+        return message;
+    GDBusMessage *routed = g_dbus_message_copy(message, NULL);
+    if (routed == NULL) return message;
+    g_dbus_message_set_interface(routed, DOSSIER_PREVIEWER2_THREE_ARGUMENTS);
+    g_object_unref(message);
+    return routed;
+}
+
+static inline guint dossier_previewer2_accept_both_show_files(GDBusConnection *connection, const char *path) {
+    return g_dbus_connection_add_filter(connection, dossier_previewer2_route, g_strdup(path), g_free);
 }
 
 /* Prints a message on the standard error of the `dossier` process that sent a command line

@@ -18,6 +18,11 @@ public final class PreviewController {
     public var navigationHandler: ((GtkDirectionType) -> Void)?
     /// Called when the window is shown or hidden.
     public var visibilityDidChange: ((Bool) -> Void)?
+    /// What the program that asked for the preview does itself with the item shown (Nautilus
+    /// 51 renames, trashes, opens a folder): offered in the window's menu and by their keys.
+    public var hostActions: [PreviewHostAction] = [] {
+        didSet { applyHostActions() }
+    }
 
     public private(set) var isPresented = false
     private var window: PreviewWindow?
@@ -64,12 +69,16 @@ public final class PreviewController {
         return PreviewRendererRegistry.shared.hasContentRenderer(for: type)
     }
 
-    /// Shows the window, transient for `parent`, and gives it the focus.
+    /// Shows the window, transient for `parent`, and gives it the focus. `activationToken`,
+    /// from the program that asked (an X11 startup id or an xdg-activation token), lets the
+    /// window take the focus where the window manager would otherwise refuse it.
     public func present(transientFor parent: UnsafeMutablePointer<GtkWindow>? = nil,
-                        application: UnsafeMutablePointer<GtkApplication>? = nil) {
+                        application: UnsafeMutablePointer<GtkApplication>? = nil,
+                        activationToken: String? = nil) {
         if window == nil { window = makeWindow(application: application) }
         guard let window else { return }
         if let parent { gtk_window_set_transient_for(cast(window.window), parent) }
+        if let activationToken, !activationToken.isEmpty { gtk_window_set_startup_id(cast(window.window), activationToken) }
         show(index)
         let source = isPresented ? nil : currentItem.flatMap { delegate?.previewController(self, sourceWidgetFor: $0) }
         gtk_window_present(cast(window.window))
@@ -176,6 +185,7 @@ public final class PreviewController {
         adw_window_title_set_subtitle(window.title, count > 1 ? tr("%s of %s", String(index + 1), String(count)) : "")
         gtk_window_set_title(cast(window.window), item.displayTitle)
         updateOpenWith(for: page)
+        window.hostActions.update(for: item)
         // Keep the neighbours loaded, drop the rest.
         for (key, old) in pages where abs(key - index) > 1 {
             old.cancel()
@@ -267,7 +277,22 @@ public final class PreviewController {
             guard let self, abs(change - 1) > 0.15 else { return }
             self.pages[self.index]?.renderer?.zoom(change > 1 ? .zoomIn : .zoomOut)
         }
+        self.window = window
+        applyHostActions()
         return window
+    }
+
+    private func applyHostActions() {
+        guard let window else { return }
+        window.hostActions.set(hostActions) { [weak self] action in self?.perform(action) }
+        window.hostActions.update(for: isPresented ? currentItem : nil)
+    }
+
+    /// As Sushi does: the previewer closes, then the host acts in its own window.
+    private func perform(_ action: PreviewHostAction) {
+        guard let item = currentItem else { return }
+        dismiss()
+        action.perform(item)
     }
 
     private func handleKey(_ key: UInt32, state: UInt32) -> Bool {
@@ -278,6 +303,11 @@ public final class PreviewController {
             return false
         }
         let control = state & GDK_CONTROL_MASK.rawValue != 0
+        // The host's keys first: Enter on a folder asks Nautilus to open it instead.
+        if !control, let action = window?.hostActions.action(forKey: key) {
+            perform(action)
+            return true
+        }
         switch Int32(key) {
         case GDK_KEY_space, GDK_KEY_Escape:
             if key == UInt32(GDK_KEY_Escape), window?.isFullscreen == true {

@@ -15,6 +15,8 @@ final class PreviewWindow {
     let openButton: OpaquePointer
     let zoomLayer: Widget
     let zoom: ZoomTransition
+    /// The host program's actions (`host.`), a section of the menu.
+    let hostActions = PreviewHostActions()
     private(set) var isFullscreen = false
     /// The size the window opens at.
     nonisolated static let defaultSize: (width: Int32, height: Int32) = (900, 700)
@@ -51,6 +53,7 @@ final class PreviewWindow {
         g_menu_append(menu, tr("Copy Path"), "doc.copy-path")
         g_menu_append(menu, tr("Show in Folder"), "doc.show-in-folder")
         g_menu_append(menu, tr("Properties"), "doc.properties")
+        g_menu_append_section(menu, nil, cast(hostActions.menu))
         let menuButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(menuButton), "open-menu-symbolic")
         gtk_menu_button_set_menu_model(cast(menuButton), cast(menu))
@@ -75,6 +78,7 @@ final class PreviewWindow {
             adw_window_set_content(cast(window), overlay)
         }
         zoom = ZoomTransition(layer: zoomLayer, content: stack, window: window)
+        gtk_widget_insert_action_group(window, "host", cast(hostActions.group))
     }
 
     /// Fills the Open With button: "Open With <default>", and the Open With menu (the item's

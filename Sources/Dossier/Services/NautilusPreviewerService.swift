@@ -6,12 +6,20 @@ import Foundation
 import GObjectSupport
 
 /// Dossier as GNOME's previewer: owns `org.gnome.NautilusPreviewer` on the session bus (its
-/// `PreviewerBus`, from the start of the process) and
-/// serves `org.gnome.NautilusPreviewer2` as Nautilus 43 calls it, the way Sushi does.
-/// `ShowFile(uri, windowHandle, closeIfAlreadyShown)` shows a file (or closes the window
-/// when it already shows that file and the flag is set); `Close()` closes it; `Visible`
-/// says whether it is shown; arrow keys in the window send `SelectionEvent(direction)`, and
-/// Nautilus answers by moving its selection and calling `ShowFile` again.
+/// `PreviewerBus`, from the start of the process) and serves `org.gnome.NautilusPreviewer2` in
+/// every dialect Nautilus has spoken since 43, at once:
+///
+/// - `ShowFile(uri, windowHandle, closeIfAlreadyShown)` (Nautilus 43 to 49) and
+///   `ShowFile(uri, windowHandle, closeIfAlreadyShown, activationToken)` (50 on) show a file,
+///   or close the window when it already shows that file and the flag is set; the token lets
+///   the window take the focus (an X11 startup id or an xdg-activation token);
+/// - `Close()` closes it; `Visible` says whether it is shown; `ParentHandle` is the window
+///   handle of the last file shown (Sushi 45 on);
+/// - arrow keys send `SelectionEvent(u direction)`: Nautilus moves its selection and calls
+///   `ShowFile` again;
+/// - for a host that speaks the four-argument dialect, the window's menu offers Rename… (F2),
+///   Move to Trash (Delete) and, for a folder, Open Folder: the window closes and
+///   `Rename(s uri)`, `Trash(s uri)` or `NavigateTo(s uri)` asks Nautilus 51 to do it.
 @MainActor
 final class NautilusPreviewerService {
     nonisolated static let busName = "org.gnome.NautilusPreviewer"
@@ -24,12 +32,24 @@ final class NautilusPreviewerService {
               <arg type="s" name="Uri" direction="in"/>
               <arg type="s" name="WindowHandle" direction="in"/>
               <arg type="b" name="CloseIfAlreadyShown" direction="in"/>
+              <arg type="s" name="ActivationToken" direction="in"/>
             </method>
             <method name="Close"/>
             <property name="Visible" type="b" access="read"/>
+            <property name="ParentHandle" type="s" access="read"/>
             <signal name="SelectionEvent">
               <arg type="u" name="direction"/>
             </signal>
+            <signal name="NavigateTo"><arg type="s" name="uri"/></signal>
+            <signal name="Rename"><arg type="s" name="uri"/></signal>
+            <signal name="Trash"><arg type="s" name="uri"/></signal>
+          </interface>
+          <interface name="\(DOSSIER_PREVIEWER2_THREE_ARGUMENTS)">
+            <method name="ShowFile">
+              <arg type="s" name="Uri" direction="in"/>
+              <arg type="s" name="WindowHandle" direction="in"/>
+              <arg type="b" name="CloseIfAlreadyShown" direction="in"/>
+            </method>
           </interface>
         </node>
         """
@@ -48,7 +68,7 @@ final class NautilusPreviewerService {
         controller.visibilityDidChange = { [weak self] visible in
             guard let self else { return }
             self.bus.setVisible(visible)
-            self.emitVisibleChanged(visible)
+            self.emitPropertyChanged("Visible", g_variant_new_boolean(visible ? 1 : 0))
             // Alive while the window is up; the inactivity timeout ends an idle service.
             let app = UnsafeMutableRawPointer(self.application).assumingMemoryBound(to: GApplication.self)
             visible ? g_application_hold(app) : g_application_release(app)
@@ -58,24 +78,53 @@ final class NautilusPreviewerService {
 
     private func handle(_ call: PreviewerBus.Call) {
         switch call {
-        case .showFile(let uri, let parent, let close):
-            showFile(uri, parent: parent, closeIfAlreadyShown: close)
+        case .showFile(let uri, let parent, let close, let token):
+            showFile(uri, parent: parent, closeIfAlreadyShown: close, activationToken: token)
         case .close:
             controller.dismiss()
         }
     }
 
-    private func showFile(_ uri: String, parent: String, closeIfAlreadyShown: Bool) {
+    private func showFile(_ uri: String, parent: String, closeIfAlreadyShown: Bool, activationToken: String?) {
         guard let url = URL(string: uri), url.isFileURL else { return }
         if closeIfAlreadyShown, controller.isPresented, controller.currentItem?.url.standardizedFileURL == url.standardizedFileURL {
             controller.dismiss()
             return
         }
+        // Only a host of the four-argument dialect listens for Rename, Trash and NavigateTo.
+        let speaksActions = activationToken != nil
+        if speaksActions != !controller.hostActions.isEmpty {
+            controller.hostActions = speaksActions ? hostActions() : []
+        }
         items.items = [PreviewItem(url: url)]
         controller.reloadData()
         controller.currentIndex = 0
-        controller.present(application: application)
+        controller.present(application: application, activationToken: activationToken)
         controller.setTransientFor(handle: parent)
+        bus.setParentHandle(parent)
+        emitPropertyChanged("ParentHandle", g_variant_new_string(parent))
+    }
+
+    /// Nautilus 51's own actions on its selected item, asked for with a signal once the
+    /// previewer has closed (Rename a moment later, when Nautilus's window has the focus again).
+    private func hostActions() -> [PreviewHostAction] {
+        [
+            PreviewHostAction(name: "navigate-to", label: tr("Open Folder"), key: UInt32(GDK_KEY_Return), foldersOnly: true) { [weak self] item in
+                self?.emitSignal("NavigateTo", uri: item.url.absoluteString)
+            },
+            PreviewHostAction(name: "rename", label: tr("Rename…"), key: UInt32(GDK_KEY_F2)) { [weak self] item in
+                let uri = item.url.absoluteString
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { MainActor.assumeIsolated { self?.emitSignal("Rename", uri: uri) } }
+            },
+            PreviewHostAction(name: "trash", label: tr("Move to Trash"), key: UInt32(GDK_KEY_Delete)) { [weak self] item in
+                self?.emitSignal("Trash", uri: item.url.absoluteString)
+            },
+        ]
+    }
+
+    private func emitSignal(_ name: String, uri: String) {
+        guard let connection = bus.connection else { return }
+        g_dbus_connection_emit_signal(connection, nil, Self.objectPath, Self.interfaceName, name, dossier_variant_tuple_s(uri), nil)
     }
 
     private func emitSelectionEvent(_ direction: GtkDirectionType) {
@@ -84,9 +133,9 @@ final class NautilusPreviewerService {
                                       dossier_variant_tuple_u(direction.rawValue), nil)
     }
 
-    private func emitVisibleChanged(_ visible: Bool) {
+    private func emitPropertyChanged(_ name: String, _ value: OpaquePointer) {
         guard let connection = bus.connection else { return }
         g_dbus_connection_emit_signal(connection, nil, Self.objectPath, "org.freedesktop.DBus.Properties",
-                                      "PropertiesChanged", dossier_variant_properties_changed_b(Self.interfaceName, "Visible", visible ? 1 : 0), nil)
+                                      "PropertiesChanged", dossier_variant_properties_changed(Self.interfaceName, name, value), nil)
     }
 }

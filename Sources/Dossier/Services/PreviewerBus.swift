@@ -14,7 +14,9 @@ import GObjectSupport
 final class PreviewerBus: @unchecked Sendable {
     /// A call from Nautilus, for the main thread.
     enum Call: Sendable {
-        case showFile(uri: String, windowHandle: String, closeIfAlreadyShown: Bool)
+        /// `activationToken` is nil for the three-argument form (Nautilus 43 to 49); from
+        /// Nautilus 50 it is the token (possibly empty) that lets the window take the focus.
+        case showFile(uri: String, windowHandle: String, closeIfAlreadyShown: Bool, activationToken: String?)
         case close
     }
 
@@ -22,6 +24,7 @@ final class PreviewerBus: @unchecked Sendable {
     private var pending: [Call] = []
     private var ready = false
     private var visible = false
+    private var parentHandle = ""
     private var busConnection: OpaquePointer?
     nonisolated(unsafe) private var receiver: (@MainActor (Call) -> Void)?
 
@@ -39,6 +42,9 @@ final class PreviewerBus: @unchecked Sendable {
 
     /// Whether the window is shown, for the `Visible` property (read on the bus thread).
     func setVisible(_ shown: Bool) { lock.withLock { visible = shown } }
+
+    /// The window handle of the last `ShowFile`, for the `ParentHandle` property.
+    func setParentHandle(_ handle: String) { lock.withLock { parentHandle = handle } }
 
     /// From now on calls go to `handler` on the main thread; those that came before go first.
     @MainActor
@@ -74,18 +80,25 @@ final class PreviewerBus: @unchecked Sendable {
     private func register(on connection: OpaquePointer) throws {
         let node = try withGError { g_dbus_node_info_new_for_xml(NautilusPreviewerService.introspection, $0) }!
         defer { g_dbus_node_info_unref(node) }
-        let interface = node.pointee.interfaces[0]!
-        var vtable = GDBusInterfaceVTable(method_call: { _, _, _, _, method, parameters, invocation, data in
+        var vtable = GDBusInterfaceVTable(method_call: { _, _, _, interface, method, parameters, invocation, data in
             let bus = Unmanaged<PreviewerBus>.fromOpaque(data!).takeUnretainedValue()
-            bus.handle(String(cString: method!), parameters, invocation)
+            bus.handle(String(cString: method!), interface: String(cString: interface!), parameters, invocation)
         }, get_property: { _, _, _, _, property, _, data in
             let bus = Unmanaged<PreviewerBus>.fromOpaque(data!).takeUnretainedValue()
-            guard String(cString: property!) == "Visible" else { return nil }
-            return g_variant_new_boolean(bus.lock.withLock { bus.visible } ? 1 : 0)
+            switch String(cString: property!) {
+            case "Visible": return g_variant_new_boolean(bus.lock.withLock { bus.visible } ? 1 : 0)
+            case "ParentHandle": return g_variant_new_string(bus.lock.withLock { bus.parentHandle })
+            default: return nil
+            }
         }, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil))
-        _ = try withGError {
-            g_dbus_connection_register_object(connection, NautilusPreviewerService.objectPath, interface, &vtable,
-                                              Unmanaged.passRetained(self).toOpaque(), nil, $0)
+        // Both forms of ShowFile: the interface (four arguments) and, routed to it by the
+        // filter, the three-argument one (see dossier_previewer2_route).
+        dossier_previewer2_accept_both_show_files(connection, NautilusPreviewerService.objectPath)
+        for index in 0..<2 {
+            _ = try withGError {
+                g_dbus_connection_register_object(connection, NautilusPreviewerService.objectPath, node.pointee.interfaces[index],
+                                                  &vtable, Unmanaged.passRetained(self).toOpaque(), nil, $0)
+            }
         }
         g_bus_own_name_on_connection(connection, NautilusPreviewerService.busName,
                                      GBusNameOwnerFlags(rawValue: DOSSIER_G_BUS_NAME_OWNER_FLAGS_REPLACE | DOSSIER_G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT),
@@ -93,15 +106,21 @@ final class PreviewerBus: @unchecked Sendable {
     }
 
     /// On the bus thread: answers at once (as Sushi does) and queues the call for the main one.
-    private func handle(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+    private func handle(_ method: String, interface: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
         let call: Call
         switch method {
         case "ShowFile":
             var uri: UnsafeMutablePointer<gchar>?
             var handle: UnsafeMutablePointer<gchar>?
             var close: gboolean = 0
-            dossier_variant_get_ssb(parameters, &uri, &handle, &close)
-            call = .showFile(uri: takeString(uri) ?? "", windowHandle: takeString(handle) ?? "", closeIfAlreadyShown: close != 0)
+            var token: UnsafeMutablePointer<gchar>?
+            if interface == DOSSIER_PREVIEWER2_THREE_ARGUMENTS {
+                dossier_variant_get_ssb(parameters, &uri, &handle, &close)
+            } else {
+                dossier_variant_get_ssbs(parameters, &uri, &handle, &close, &token)
+            }
+            call = .showFile(uri: takeString(uri) ?? "", windowHandle: takeString(handle) ?? "", closeIfAlreadyShown: close != 0,
+                             activationToken: takeString(token))
         case "Close":
             call = .close
         default:
@@ -114,7 +133,7 @@ final class PreviewerBus: @unchecked Sendable {
             return !ready
         }
         // Before the service is up (the call that started it): its file's work begins now.
-        if early, case .showFile(let uri, _, _) = call, let url = URL(string: uri), url.isFileURL {
+        if early, case .showFile(let uri, _, _, _) = call, let url = URL(string: uri), url.isFileURL {
             PreviewController.prefetch(url)
         }
         DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
