@@ -3,13 +3,15 @@
 
 SWIFT       ?= swift
 CONFIG      ?= debug
-BUILD_DIR   := .build
-BIN         := $(BUILD_DIR)/$(CONFIG)/dossier
-SHARE       := $(CURDIR)/$(BUILD_DIR)/share
+# The build folder (SwiftPM's scratch path too); `make test-distros` builds into its cache.
+BUILD_DIR   ?= .build
+BUILD       := $(abspath $(BUILD_DIR))
+BIN         := $(BUILD)/$(CONFIG)/dossier
+SHARE       := $(BUILD)/share
 SAMPLES     := data/samples
 LINGUAS     := $(shell cat po/LINGUAS 2>/dev/null)
 MO_FILES    := $(foreach lang,$(LINGUAS),$(SHARE)/locale/$(lang)/LC_MESSAGES/dossier.mo)
-TEST_HOME   := $(CURDIR)/$(BUILD_DIR)/test-home
+TEST_HOME   := $(BUILD)/test-home
 
 # Uninstalled runs find Dossier's own MIME types and translations in the build tree,
 # the way `meson devenv` does for GNOME apps.
@@ -24,7 +26,7 @@ deps:
 	@bash tools/install-deps.sh
 
 build: deps
-	$(SWIFT) build -c $(CONFIG) --build-tests
+	$(SWIFT) build -c $(CONFIG) --build-tests --scratch-path $(BUILD)
 	@$(MAKE) --no-print-directory translations mime
 
 translations: $(MO_FILES)
@@ -56,9 +58,10 @@ test-swift:
 	@chmod 700 $(TEST_HOME)/runtime
 	$(RUN_ENV) XDG_CONFIG_HOME=$(TEST_HOME)/config XDG_DATA_HOME=$(TEST_HOME)/data \
 	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_HOME)/runtime \
-	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(CURDIR)/$(BIN) \
+	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(BIN) \
+	  DOSSIER_SCREENSHOTS=$(BUILD)/test-screenshots \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-	  bash tools/test-session.sh $(SWIFT) test -c $(CONFIG) --skip-build --disable-swift-testing $(if $(TESTS),--filter '$(TESTS)')
+	  bash tools/test-session.sh $(SWIFT) test -c $(CONFIG) --skip-build --scratch-path $(BUILD) --disable-swift-testing $(if $(TESTS),--filter '$(TESTS)')
 
 test-install:
 	rm -rf $(BUILD_DIR)/meson $(BUILD_DIR)/stage

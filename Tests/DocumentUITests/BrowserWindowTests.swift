@@ -194,7 +194,7 @@ enum DesktopTest {
     }
 
     static func screenshot(_ name: String) {
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-screenshots")
+        let folder = Screenshots.folder
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         run(["/usr/bin/import", "-window", "root", folder.appendingPathComponent(name + ".png").path])
     }

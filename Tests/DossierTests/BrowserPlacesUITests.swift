@@ -138,9 +138,7 @@ final class BrowserPlacesUITests: XCTestCase {
 }
 
 extension DesktopSession {
-    static var screenshotFolder: URL {
-        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-screenshots")
-    }
+    static var screenshotFolder: URL { Screenshots.folder }
 
     /// Watches the app's accessibility tree for `seconds` for a node whose name starts with
     /// `prefix` (something short-lived), taking a screenshot at that moment; its frame or nil.

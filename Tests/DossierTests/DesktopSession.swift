@@ -1,3 +1,4 @@
+import DossierFixtures
 import Foundation
 import XCTest
 
@@ -73,7 +74,7 @@ enum DesktopSession {
     /// A screenshot of the whole screen, kept in the test log folder.
     @discardableResult
     static func screenshot(_ name: String) -> URL {
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/test-screenshots")
+        let folder = Screenshots.folder
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent(name + ".png")
         run(["/usr/bin/import", "-window", "root", file.path])

@@ -86,7 +86,11 @@ struct VolumeTable: Sendable {
         if let uuid = volume.uuid, FileManager.default.fileExists(atPath: disks + "/by-uuid") {
             let device = disk(named: uuid, in: "by-uuid")
             guard let device else { return nil }
-            return mounts.last { matches($0, device) && $0.root == "/" } ?? mounts.last { matches($0, device) }
+            // The whole file system's mount; where there is none (a chroot or container sees
+            // only bind mounts of folders), the one where the volume was, then any.
+            return mounts.last { matches($0, device) && $0.root == "/" }
+                ?? mounts.last { matches($0, device) && $0.mountPoint == volume.mountPoint }
+                ?? mounts.last { matches($0, device) }
         }
         return mounts.last { $0.mountPoint == volume.mountPoint && $0.fileSystemType == volume.fileSystemType }
     }
