@@ -9,11 +9,16 @@ final class ExternalThumbnailerTests: XCTestCase {
     /// A folder of thumbnailers holding one entry for tar archives (which have no built-in
     /// thumbnailer) that runs `script` with bash; `%o` is where it must write its PNG.
     private func generator(_ folder: TemporaryFolder, script: String, timeout: Duration = .seconds(10)) throws -> ThumbnailGenerator {
-        let escaped = script.replacingOccurrences(of: "\\", with: "\\\\")
+        // The script as one quoted argument of the Exec line (the Desktop Entry spec escapes
+        // \ and " inside quotes with a backslash), then written with the key file's own
+        // escaping, which doubles every backslash (GLib 2.76 and later refuse an unknown escape
+        // such as \").
+        let quoted = script.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let exec = "bash -c \"\(quoted)\" fake %i %o %s %u".replacingOccurrences(of: "\\", with: "\\\\")
         try folder.write("thumbnailers/fake.thumbnailer", """
             [Thumbnailer Entry]
             TryExec=bash
-            Exec=bash -c "\(escaped.replacingOccurrences(of: "\"", with: "\\\""))" fake %i %o %s %u
+            Exec=\(exec)
             MimeType=application/x-tar;
 
             """)
@@ -23,7 +28,7 @@ final class ExternalThumbnailerTests: XCTestCase {
 
     /// printf arguments that write the sample PNG.
     private var printPNG: String {
-        "printf '" + SampleFiles.png.map { String(format: "\\\\x%02x", $0) }.joined() + "'"
+        "printf '" + SampleFiles.png.map { String(format: "\\x%02x", $0) }.joined() + "'"
     }
 
     func testAnExternalThumbnailerFillsTheCache() throws {

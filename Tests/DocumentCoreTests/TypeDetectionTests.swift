@@ -4,12 +4,16 @@ import Foundation
 import XCTest
 
 final class TypeDetectionTests: XCTestCase {
+    /// The name this system's shared-mime-info gives a type: newer ones made some former
+    /// aliases canonical (application/x-bzip2, audio/vnd.wave), and the old names aliases.
+    private func canonical(_ mimeType: String) -> String { DocumentType(mimeType: mimeType).identifier }
+
     func testMoreThanThirtyKindsAreRecognisedByName() throws {
         XCTAssertGreaterThanOrEqual(SampleFiles.kinds.count, 30)
         var checked = 0
         for kind in SampleFiles.kinds where kind.name.contains(".") {
             guard let expected = kind.mimeTypeByName else { continue }
-            XCTAssertEqual(DocumentType(fileName: kind.name).identifier, expected, "by name: \(kind.name)")
+            XCTAssertEqual(DocumentType(fileName: kind.name).identifier, canonical(expected), "by name: \(kind.name)")
             checked += 1
         }
         XCTAssertGreaterThanOrEqual(checked, 30)
@@ -19,7 +23,7 @@ final class TypeDetectionTests: XCTestCase {
         let folder = try TemporaryFolder()
         let files = try SampleFiles.writeAll(into: folder.url)
         for (kind, file) in zip(SampleFiles.kinds, files) {
-            XCTAssertEqual(try DocumentType(contentsOf: file.path).identifier, kind.mimeType, "file: \(kind.name)")
+            XCTAssertEqual(try DocumentType(contentsOf: file.path).identifier, canonical(kind.mimeType), "file: \(kind.name)")
         }
     }
 
@@ -28,8 +32,8 @@ final class TypeDetectionTests: XCTestCase {
         var checked = 0
         for kind in SampleFiles.kinds where kind.recognisableByContent {
             let file = try folder.write("no-extension-\(checked)", bytes: kind.content)
-            XCTAssertEqual(try DocumentType(contentsOf: file.path).identifier, kind.mimeType, "content of \(kind.name)")
-            XCTAssertEqual(DocumentType(content: kind.content, fileName: nil).identifier, kind.mimeType, "bytes of \(kind.name)")
+            XCTAssertEqual(try DocumentType(contentsOf: file.path).identifier, canonical(kind.mimeType), "content of \(kind.name)")
+            XCTAssertEqual(DocumentType(content: kind.content, fileName: nil).identifier, canonical(kind.mimeType), "bytes of \(kind.name)")
             checked += 1
         }
         XCTAssertGreaterThanOrEqual(checked, 30)

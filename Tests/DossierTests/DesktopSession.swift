@@ -104,12 +104,28 @@ enum DesktopSession {
     }
 
     /// Role and name of every named node in the accessibility tree of the app called `app`.
+    /// A node without a name of its own takes its label's (GTK 4.18 and later name menu items
+    /// only by a labelled-by relation, to a label whose text is the name).
     static func accessibleNames(app: String = "dossier") -> [String] {
         let script = """
             import pyatspi
+            def name_of(node):
+                if node.name: return node.name
+                try:
+                    for relation in node.getRelationSet():
+                        if relation.getRelationType() != pyatspi.RELATION_LABELLED_BY: continue
+                        for k in range(relation.getNTargets()):
+                            label = relation.getTarget(k)
+                            if label is None: continue
+                            if label.name: return label.name
+                            text = label.queryText().getText(0, -1)
+                            if text: return text
+                except Exception: pass
+                return ''
             def walk(node, depth):
                 try:
-                    if node.name: print(node.getRoleName() + ': ' + node.name)
+                    name = name_of(node)
+                    if name: print(node.getRoleName() + ': ' + name)
                     if depth < 30:
                         for i in range(node.childCount): walk(node.getChildAtIndex(i), depth + 1)
                 except Exception: pass

@@ -59,6 +59,7 @@ final class PreviewWindow {
         gtk_menu_button_set_menu_model(cast(menuButton), cast(menu))
         g_object_unref(raw(menu!))
         setAccessibleName(menuButton, tr("Menu"))
+        gtk_menu_button_set_primary(cast(menuButton), 1)  // F10 opens it
         adw_header_bar_pack_end(OpaquePointer(header), menuButton)
 
         stack = gtk_stack_new()
