@@ -18,7 +18,7 @@ TEST_HOME   := $(BUILD)/test-home
 RUN_ENV := XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
            DOSSIER_LOCALEDIR="$(SHARE)/locale"
 
-.PHONY: all deps build translations mime run test test-swift test-install bench pot check-po clean samples
+.PHONY: all deps build translations mime run test test-swift test-install test-distros bench pot check-po clean samples
 
 all: build
 
@@ -69,6 +69,12 @@ test-install:
 	meson compile -C $(BUILD_DIR)/meson
 	meson install -C $(BUILD_DIR)/meson --destdir $(CURDIR)/$(BUILD_DIR)/stage
 	bash meson-wrapper/check-install.sh $(CURDIR)/$(BUILD_DIR)/stage /usr
+
+# Every current GNOME: Debian 12, 13 and testing, each in a cached chroot (see
+# tools/distro-test.sh): build, DocumentCore tests, the previewer's D-Bus contract, and Space in
+# that suite's real Nautilus.
+test-distros: deps
+	bash tools/distro-test.sh
 
 # Speed, measured against a peer in the same run (ratios, medians). The previewer is timed
 # against Sushi, and the browser against Nautilus, under their own display and session bus,

@@ -139,9 +139,14 @@ build() {
     echo "distro-test: $suite: the build failed (log: $log)"
     return 1
   fi
-  local deprecated
-  deprecated=$(grep -o -E "warning: '[A-Za-z_0-9]+' is deprecated" "$log" | sort -u | wc -l)
-  echo "distro-test: $suite: built; $deprecated deprecated functions in use (log: $log)"
+  # Deprecation warnings come only from files compiled in this run: counted on a full build.
+  if grep -q 'Compiling GObjectSupport' "$log"; then
+    local deprecated
+    deprecated=$(grep -o -E "warning: '[A-Za-z_0-9]+' is deprecated" "$log" | sort -u | sed "s/warning: //; s/ is deprecated//" | paste -sd' ' -)
+    echo "distro-test: $suite: built; deprecated functions in use: ${deprecated:-none} (log: $log)"
+  else
+    echo "distro-test: $suite: built incrementally (log: $log)"
+  fi
 }
 
 # The Swift tests matching a filter, under the suite's own Xvfb and session bus, through the
@@ -152,6 +157,7 @@ swift_tests() {
 }
 
 failed=()
+passed=0
 for suite in "${suites[@]}"; do
   say "$suite: chroot"
   start=$SECONDS
@@ -169,15 +175,13 @@ for suite in "${suites[@]}"; do
       *) echo "distro-test: unknown step $step"; false ;;
     esac && status=passed || status=FAILED
     echo "distro-test: $suite $step $status in $((SECONDS - start)) s"
-    [[ $status == passed ]] || failed+=("$suite $step")
+    if [[ $status == passed ]]; then passed=$((passed + 1)); else failed+=("$suite $step"); fi
     [[ $status == passed || $step != build ]] || break
   done
   [[ -d $cache/$suite/build/swift/test-screenshots ]] && echo "distro-test: $suite screenshots in $cache/$suite/build/swift/test-screenshots"
 done
 
 say "summary"
-if ((${#failed[@]})); then
-  printf 'distro-test: failed: %s\n' "${failed[@]}"
-  exit 1
-fi
-echo "distro-test: ${suites[*]}: every step passed"
+((${#failed[@]} == 0)) || printf 'distro-test: failed: %s\n' "${failed[@]}"
+echo "distro-test: $passed passed, ${#failed[@]} failed"
+((${#failed[@]} == 0))

@@ -8,6 +8,7 @@
 #include <gtksourceview/gtksource.h>
 #include <fontconfig/fontconfig.h>
 #include <pango/pangofc-fontmap.h>
+#include "compat.h"
 
 static inline GtkWidget *dossier_gtk_widget(gpointer instance) { return GTK_WIDGET(instance); }
 static inline GtkWindow *dossier_gtk_window(gpointer instance) { return GTK_WINDOW(instance); }

@@ -57,21 +57,18 @@ final class TrashActions {
 
     /// Asks, then deletes everything in the Trash for good.
     func confirmEmpty(parent: Widget) {
-        let root = gtk_widget_get_root(parent).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
-        let dialog = adw_message_dialog_new(root, tr("Empty Trash?"),
-                                            tr("All items in the Trash will be permanently deleted."))!
-        let message: UnsafeMutablePointer<AdwMessageDialog> = cast(dialog)
-        adw_message_dialog_add_response(message, "cancel", tr("_Cancel"))
-        adw_message_dialog_add_response(message, "empty", tr("_Empty Trash"))
-        adw_message_dialog_set_response_appearance(message, "empty", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(message, "cancel")
-        adw_message_dialog_set_close_response(message, "cancel")
+        let dialog = dossier_alert_new(tr("Empty Trash?"), tr("All items in the Trash will be permanently deleted."))!
+        dossier_alert_add_response(dialog, "cancel", tr("_Cancel"))
+        dossier_alert_add_response(dialog, "empty", tr("_Empty Trash"))
+        dossier_alert_set_response_appearance(dialog, "empty", ADW_RESPONSE_DESTRUCTIVE)
+        dossier_alert_set_default_response(dialog, "cancel")
+        dossier_alert_set_close_response(dialog, "cancel")
         connectResponse(raw(dialog)) { [weak self] response in
             guard response == "empty" else { return }
             self?.empty()
         }
-        nameResponseButtons(of: cast(dialog))
-        gtk_window_present(cast(dialog))
+        nameResponseButtons(of: dialog)
+        dossier_alert_present(dialog, parent)
     }
 
     private func empty() {

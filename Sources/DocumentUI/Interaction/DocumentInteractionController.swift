@@ -246,12 +246,12 @@ public final class DocumentInteractionController {
 
     /// Shows what went wrong in a message dialog above the host window.
     public func presentError(_ error: InteractionError) {
-        let dialog = adw_message_dialog_new(hostWindow(), tr("Could Not Complete the Action"), error.description)!
-        adw_message_dialog_add_response(cast(dialog), "close", tr("Close"))
-        adw_message_dialog_set_default_response(cast(dialog), "close")
+        let dialog = dossier_alert_new(tr("Could Not Complete the Action"), error.description)!
+        dossier_alert_add_response(dialog, "close", tr("Close"))
+        dossier_alert_set_default_response(dialog, "close")
         setAccessibleName(dialog, tr("Could Not Complete the Action"))
-        nameResponseButtons(of: cast(dialog))
-        gtk_window_present(cast(dialog))
+        nameResponseButtons(of: dialog)
+        dossier_alert_present(dialog, hostWindow().map { cast($0) })
     }
 }
 

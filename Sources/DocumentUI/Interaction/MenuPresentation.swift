@@ -120,7 +120,7 @@ extension DocumentInteractionController {
         while g_type_check_instance_is_a(UnsafeMutableRawPointer(anchor).assumingMemoryBound(to: GTypeInstance.self),
                                          gtk_stack_get_type()) != 0, let parent = gtk_widget_get_parent(anchor) {
             var x = 0.0, y = 0.0
-            gtk_widget_translate_coordinates(anchor, parent, place?.x ?? 0, place?.y ?? 0, &x, &y)
+            _ = dossier_widget_translate(anchor, parent, place?.x ?? 0, place?.y ?? 0, &x, &y)
             if place != nil { place = (x, y) }
             anchor = parent
         }

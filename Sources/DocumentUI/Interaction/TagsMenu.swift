@@ -55,17 +55,17 @@ extension DocumentInteractionController {
 
     /// Asks for a tag's name and adds it to the documents.
     func presentNewTagDialog() {
-        let dialog = adw_message_dialog_new(hostWindow(), tr("New Tag"), tr("Add a tag to %s.", name))!
+        let dialog = dossier_alert_new(tr("New Tag"), tr("Add a tag to %s.", name))!
         let entry = gtk_entry_new()!
         gtk_entry_set_activates_default(cast(entry), 1)
         gtk_entry_set_placeholder_text(cast(entry), tr("Tag name"))
         setAccessibleName(entry, tr("Tag name"))
-        adw_message_dialog_set_extra_child(cast(dialog), entry)
-        adw_message_dialog_add_response(cast(dialog), "cancel", tr("Cancel"))
-        adw_message_dialog_add_response(cast(dialog), "add", tr("Add"))
-        adw_message_dialog_set_response_appearance(cast(dialog), "add", ADW_RESPONSE_SUGGESTED)
-        adw_message_dialog_set_default_response(cast(dialog), "add")
-        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        dossier_alert_set_extra_child(dialog, entry)
+        dossier_alert_add_response(dialog, "cancel", tr("Cancel"))
+        dossier_alert_add_response(dialog, "add", tr("Add"))
+        dossier_alert_set_response_appearance(dialog, "add", ADW_RESPONSE_SUGGESTED)
+        dossier_alert_set_default_response(dialog, "add")
+        dossier_alert_set_close_response(dialog, "cancel")
         setAccessibleName(dialog, tr("New Tag"))
         keptAlive["new-tag"] = self
         connectSignal(raw(dialog), "response") { [weak self] response in
@@ -77,8 +77,8 @@ extension DocumentInteractionController {
             self.knownTags.append(tag)
             self.setTag(tag, on: true)
         }
-        nameResponseButtons(of: cast(dialog))
-        gtk_window_present(cast(dialog))
+        nameResponseButtons(of: dialog)
+        dossier_alert_present(dialog, hostWindow().map { cast($0) })
         gtk_widget_grab_focus(entry)
     }
 }

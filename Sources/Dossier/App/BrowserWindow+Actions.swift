@@ -33,17 +33,8 @@ extension BrowserWindow {
 @MainActor
 enum AboutDossier {
     static func present(transientFor parent: Widget?) {
-        let about = adw_about_window_new()!
-        let window = OpaquePointer(about)
-        adw_about_window_set_application_name(window, "Dossier")
-        adw_about_window_set_application_icon(window, "io.github.dossier.Dossier")
-        adw_about_window_set_version(window, dossierVersion)
-        adw_about_window_set_developer_name(window, tr("The Dossier developers"))
-        adw_about_window_set_comments(window, tr("Browse folders and preview documents, images, media and fonts"))
-        adw_about_window_set_license_type(window, GTK_LICENSE_GPL_3_0)
-        adw_about_window_set_issue_url(window, "https://github.com/dossier-app/dossier/issues")
-        if let parent { gtk_window_set_transient_for(cast(about), cast(parent)) }
-        gtk_window_set_modal(cast(about), 1)
-        gtk_window_present(cast(about))
+        dossier_about_present(parent, "Dossier", "io.github.dossier.Dossier", dossierVersion, tr("The Dossier developers"),
+                              tr("Browse folders and preview documents, images, media and fonts"), GTK_LICENSE_GPL_3_0,
+                              "https://github.com/dossier-app/dossier/issues")
     }
 }

@@ -37,8 +37,8 @@ struct PreviewerServiceCommand {
     private static func serve() -> Int32 {
         openDisplay()
         // Started by D-Bus for an item that is about to come: what it will need loads on
-        // another core meanwhile (after openDisplay: no thread may run while it sets GDK_DEBUG
-        // and GTK_THEME), and the name is owned now, so that item's own work starts while
+        // another core meanwhile (after openDisplay: no thread may run while it sets and unsets
+        // the variables that turn GL off and choose GTK_THEME), and the name is owned now, so that item's own work starts while
         // libadwaita and the application do.
         PreviewController.prepareInBackground()
         PreviewController.prepareForPrefetch()
@@ -67,17 +67,19 @@ struct PreviewerServiceCommand {
     /// that costs more than it gives: loading the driver and compiling GTK's shaders with LLVM
     /// take a few hundred ms of CPU on a cold start, and llvmpipe draws GTK 4.8's frames no
     /// faster than cairo. There, and with `GSK_RENDERER=cairo`, GL is left out and GTK draws
-    /// with cairo. An explicit `GSK_RENDERER` or `GDK_DEBUG` is left alone. The setting is
+    /// with cairo. An explicit `GSK_RENDERER`, or the variable that turns GL off, is left alone. The setting is
     /// gone again before any thread starts: applications opened from the previewer do not
     /// inherit it. GTK's settings are made here too, with libadwaita's empty theme
     /// (`Display.loadTheme`); `adw_init` comes after, while other threads may run.
     @MainActor
     private static func openDisplay() {
         let renderer = getenv("GSK_RENDERER").map { String(cString: $0) }
-        let skipGL = getenv("GDK_DEBUG") == nil && (renderer == "cairo" || (renderer == nil && dossier_gl_is_software() != 0))
-        if skipGL { setenv("GDK_DEBUG", "gl-disable", 0) }
+        // GDK_DISABLE=gl from GTK 4.16, GDK_DEBUG=gl-disable before (CGtk's compat.h).
+        let variable = dossier_gl_disable_variable()!
+        let skipGL = getenv(variable) == nil && (renderer == "cairo" || (renderer == nil && dossier_gl_is_software() != 0))
+        if skipGL { setenv(variable, dossier_gl_disable_value(), 0) }
         Display.initializingGTK { gtk_init() }
-        if skipGL { unsetenv("GDK_DEBUG") }
+        if skipGL { unsetenv(variable) }
         Display.loadTheme()
     }
 

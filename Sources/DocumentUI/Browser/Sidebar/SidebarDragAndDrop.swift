@@ -34,9 +34,9 @@ extension BrowserSidebar {
         let favorites = rows.compactMap(\.item.favorite)
         var index = favorites.count
         if let (row, item) = nearestRow(toY: y) {
-            var allocation = GtkAllocation()
-            gtk_widget_get_allocation(row, &allocation)
-            let lowerHalf = y > Double(allocation.y) + Double(allocation.height) / 2
+            var top = 0.0, height = 0.0
+            dossier_widget_vertical_extent(row, &top, &height)
+            let lowerHalf = y > top + height / 2
             if let favorite = item.favorite, let position = favorites.firstIndex(of: favorite) {
                 index = position + (lowerHalf ? 1 : 0)
             } else if item.section.rawValue < SidebarItem.Section.favorites.rawValue {
@@ -86,9 +86,9 @@ extension BrowserSidebar {
     }
 
     private func distance(of row: Widget, to y: Double) -> Double {
-        var allocation = GtkAllocation()
-        gtk_widget_get_allocation(row, &allocation)
-        let top = Double(allocation.y), bottom = top + Double(allocation.height)
+        var top = 0.0, height = 0.0
+        dossier_widget_vertical_extent(row, &top, &height)
+        let bottom = top + height
         return y < top ? top - y : y > bottom ? y - bottom : 0
     }
 

@@ -94,7 +94,7 @@ extension BrowserSidebar {
             self.popover = popover
         }
         var targetX = 0.0, targetY = 0.0
-        _ = gtk_widget_translate_coordinates(listBox, widget, x, y, &targetX, &targetY)
+        _ = dossier_widget_translate(listBox, widget, x, y, &targetX, &targetY)
         var rect = GdkRectangle(x: Int32(targetX), y: Int32(targetY), width: 1, height: 1)
         gtk_popover_set_pointing_to(cast(popover), &rect)
         dossier_popover_menu_popup(cast(popover))
@@ -118,25 +118,24 @@ extension BrowserSidebar {
 
     /// Asks for a favorite's new label in a dialog with an entry.
     private func askNewLabel(for favorite: Favorite) {
-        let parent = gtk_widget_get_root(widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
-        let dialog = adw_message_dialog_new(parent, tr("Rename Favorite"), nil)!
+        let dialog = dossier_alert_new(tr("Rename Favorite"), nil)!
         let entry = gtk_entry_new()!
         gtk_editable_set_text(cast(entry), favorite.displayName)
         gtk_entry_set_activates_default(cast(entry), 1)
         setAccessibleName(entry, tr("Name"))
-        adw_message_dialog_set_extra_child(cast(dialog), entry)
-        adw_message_dialog_add_response(cast(dialog), "cancel", tr("Cancel"))
-        adw_message_dialog_add_response(cast(dialog), "rename", tr("Rename"))
-        adw_message_dialog_set_response_appearance(cast(dialog), "rename", ADW_RESPONSE_SUGGESTED)
-        adw_message_dialog_set_default_response(cast(dialog), "rename")
-        adw_message_dialog_set_close_response(cast(dialog), "cancel")
+        dossier_alert_set_extra_child(dialog, entry)
+        dossier_alert_add_response(dialog, "cancel", tr("Cancel"))
+        dossier_alert_add_response(dialog, "rename", tr("Rename"))
+        dossier_alert_set_response_appearance(dialog, "rename", ADW_RESPONSE_SUGGESTED)
+        dossier_alert_set_default_response(dialog, "rename")
+        dossier_alert_set_close_response(dialog, "cancel")
         connectResponse(raw(dialog)) { [weak self] response in
             guard response == "rename", let self else { return }
             let label = borrowString(gtk_editable_get_text(cast(entry)))?.trimmingCharacters(in: .whitespaces)
             self.changeFavorites { try $0.rename(favorite.uri, to: label) }
         }
-        nameResponseButtons(of: cast(dialog))
-        gtk_window_present(cast(dialog))
+        nameResponseButtons(of: dialog)
+        dossier_alert_present(dialog, widget)
     }
 }
 

@@ -63,7 +63,7 @@ public final class ImageRenderer: PreviewRenderer {
             } else if let pixbuf = image.pixbuf {
                 fullSize = image.fullSize
                 decodedEdge = image.edge
-                show(gdk_texture_new_for_pixbuf(pixbuf.pointer))
+                show(dossier_texture_new_for_pixbuf(pixbuf.pointer))
             }
         }
     }
@@ -151,7 +151,7 @@ public final class ImageRenderer: PreviewRenderer {
         let iterator = PixbufReference(gdk_pixbuf_animation_get_iter(frames.pointer, nil))
         animation = Task { @MainActor [weak self] in
             while !Task.isCancelled, let self {
-                self.show(gdk_texture_new_for_pixbuf(gdk_pixbuf_animation_iter_get_pixbuf(iterator.pointer)))
+                self.show(dossier_texture_new_for_pixbuf(gdk_pixbuf_animation_iter_get_pixbuf(iterator.pointer)))
                 let delay = gdk_pixbuf_animation_iter_get_delay_time(iterator.pointer)
                 guard delay >= 0 else { return }  // a single frame
                 try? await Task.sleep(for: .milliseconds(max(Int(delay), 20)))
@@ -185,7 +185,7 @@ public final class ImageRenderer: PreviewRenderer {
             self.decodedEdge = image.edge
             // 1:1 means the image's own pixels; other zooms keep their apparent size.
             self.scale = actualSize ? 1 : (self.scale ?? 1) * oldWidth / max(newWidth, 1)
-            self.show(gdk_texture_new_for_pixbuf(pixbuf.pointer))
+            self.show(dossier_texture_new_for_pixbuf(pixbuf.pointer))
         }
     }
 

@@ -111,8 +111,9 @@ public final class MarkdownRenderer: PreviewRenderer {
             linkHandler(url)
             return
         }
-        let window = gtk_widget_get_root(view).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
-        gtk_show_uri(window, url.absoluteString, 0)
+        // As the previewer opens links (gtk_show_uri is deprecated from GTK 4.10).
+        let uri = url.absoluteString
+        Task.detached { g_app_info_launch_default_for_uri(uri, nil, nil) }
     }
 
     public func copy() -> Bool {

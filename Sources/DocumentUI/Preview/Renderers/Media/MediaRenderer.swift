@@ -76,7 +76,7 @@ public final class MediaRenderer: PreviewRenderer {
 
     private func showAudio(_ probe: MediaProbe, type: DocumentType, title: String) {
         let art: Widget
-        if let cover = probe.cover, let texture = gdk_texture_new_for_pixbuf(cover.pointer) {
+        if let cover = probe.cover, let texture = dossier_texture_new_for_pixbuf(cover.pointer) {
             art = gtk_picture_new_for_paintable(texture)
             g_object_unref(raw(texture))
             gtk_picture_set_can_shrink(cast(art), 1)

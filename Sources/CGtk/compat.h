@@ -1,0 +1,156 @@
+#ifndef DOSSIER_CGTK_COMPAT_H
+#define DOSSIER_CGTK_COMPAT_H
+
+#include <gtk/gtk.h>
+#include <adwaita.h>
+
+/* One call for what GTK and libadwaita replaced between 4.8 / 1.2 (Debian 12) and 4.24 / 1.10
+   (Debian testing): the newer API where the headers have it, chosen here at compile time, the
+   older one before. Swift code calls only these. What stays deprecated on newer stacks, and why,
+   is listed in docs/architecture.md ("Every current GNOME"). */
+
+/* GL off for one gtk_init: GDK_DISABLE=gl from GTK 4.16 (which no longer knows
+   GDK_DEBUG=gl-disable and warns about it), GDK_DEBUG=gl-disable before. */
+static inline const char *dossier_gl_disable_variable(void) {
+#if GTK_CHECK_VERSION(4, 16, 0)
+    return "GDK_DISABLE";
+#else
+    return "GDK_DEBUG";
+#endif
+}
+static inline const char *dossier_gl_disable_value(void) {
+#if GTK_CHECK_VERSION(4, 16, 0)
+    return "gl";
+#else
+    return "gl-disable";
+#endif
+}
+
+/* A point of `widget` in the coordinates of `target` (gtk_widget_compute_point from 4.10). */
+static inline gboolean dossier_widget_translate(GtkWidget *widget, GtkWidget *target, double x, double y,
+                                                double *target_x, double *target_y) {
+#if GTK_CHECK_VERSION(4, 10, 0)
+    graphene_point_t point = GRAPHENE_POINT_INIT((float)x, (float)y), result;
+    if (!gtk_widget_compute_point(widget, target, &point, &result)) return FALSE;
+    *target_x = result.x;
+    *target_y = result.y;
+    return TRUE;
+#else
+    return gtk_widget_translate_coordinates(widget, target, x, y, target_x, target_y);
+#endif
+}
+
+/* Where `widget` is in its parent: its top and height (the allocation's, without the
+   deprecated gtk_widget_get_allocation of 4.12). */
+static inline void dossier_widget_vertical_extent(GtkWidget *widget, double *top, double *height) {
+    graphene_rect_t bounds;
+    GtkWidget *parent = gtk_widget_get_parent(widget);
+    if (parent != NULL && gtk_widget_compute_bounds(widget, parent, &bounds)) {
+        *top = bounds.origin.y;
+        *height = bounds.size.height;
+    } else {
+        *top = 0;
+        *height = gtk_widget_get_height(widget);
+    }
+}
+
+/* A texture of a pixbuf's pixels, as gdk_texture_new_for_pixbuf (deprecated in 4.20) makes it:
+   straight-alpha RGBA or RGB memory, shared with the pixbuf (kept alive with it), not copied. */
+static inline GdkTexture *dossier_texture_new_for_pixbuf(GdkPixbuf *pixbuf) {
+    GBytes *bytes = g_bytes_new_with_free_func(gdk_pixbuf_read_pixels(pixbuf), gdk_pixbuf_get_byte_length(pixbuf),
+                                               g_object_unref, g_object_ref(pixbuf));
+    GdkTexture *texture = gdk_memory_texture_new(gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf),
+                                                 gdk_pixbuf_get_has_alpha(pixbuf) ? GDK_MEMORY_R8G8B8A8 : GDK_MEMORY_R8G8B8,
+                                                 bytes, gdk_pixbuf_get_rowstride(pixbuf));
+    g_bytes_unref(bytes);
+    return texture;
+}
+
+/* Message dialogs: AdwAlertDialog from libadwaita 1.5 (a dialog inside the parent window, or
+   its own window where the parent is too small), AdwMessageDialog (deprecated in 1.6) before.
+   Either way the dialog is a GtkWidget with a "response" (s) signal. */
+static inline GtkWidget *dossier_alert_new(const char *heading, const char *body) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    return adw_alert_dialog_new(heading, body);
+#else
+    return adw_message_dialog_new(NULL, heading, body);
+#endif
+}
+static inline void dossier_alert_add_response(GtkWidget *dialog, const char *id, const char *label) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_alert_dialog_add_response(ADW_ALERT_DIALOG(dialog), id, label);
+#else
+    adw_message_dialog_add_response(ADW_MESSAGE_DIALOG(dialog), id, label);
+#endif
+}
+static inline void dossier_alert_set_response_appearance(GtkWidget *dialog, const char *id, AdwResponseAppearance appearance) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_alert_dialog_set_response_appearance(ADW_ALERT_DIALOG(dialog), id, appearance);
+#else
+    adw_message_dialog_set_response_appearance(ADW_MESSAGE_DIALOG(dialog), id, appearance);
+#endif
+}
+static inline void dossier_alert_set_default_response(GtkWidget *dialog, const char *id) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_alert_dialog_set_default_response(ADW_ALERT_DIALOG(dialog), id);
+#else
+    adw_message_dialog_set_default_response(ADW_MESSAGE_DIALOG(dialog), id);
+#endif
+}
+static inline void dossier_alert_set_close_response(GtkWidget *dialog, const char *id) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_alert_dialog_set_close_response(ADW_ALERT_DIALOG(dialog), id);
+#else
+    adw_message_dialog_set_close_response(ADW_MESSAGE_DIALOG(dialog), id);
+#endif
+}
+static inline void dossier_alert_set_extra_child(GtkWidget *dialog, GtkWidget *child) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_alert_dialog_set_extra_child(ADW_ALERT_DIALOG(dialog), child);
+#else
+    adw_message_dialog_set_extra_child(ADW_MESSAGE_DIALOG(dialog), child);
+#endif
+}
+/* Shows the dialog over the window of `parent` (any widget in it; NULL: on its own). */
+static inline void dossier_alert_present(GtkWidget *dialog, GtkWidget *parent) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_dialog_present(ADW_DIALOG(dialog), parent);
+#else
+    GtkRoot *root = parent != NULL ? gtk_widget_get_root(parent) : NULL;
+    if (root != NULL && GTK_IS_WINDOW(root)) gtk_window_set_transient_for(GTK_WINDOW(dialog), GTK_WINDOW(root));
+    gtk_window_present(GTK_WINDOW(dialog));
+#endif
+}
+
+/* The About dialog: AdwAboutDialog from libadwaita 1.5, AdwAboutWindow (deprecated in 1.6)
+   before; shown over the window of `parent`. */
+static inline void dossier_about_present(GtkWidget *parent, const char *name, const char *icon, const char *version,
+                                         const char *developer, const char *comments, GtkLicense license,
+                                         const char *issue_url) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    AdwAboutDialog *about = ADW_ABOUT_DIALOG(adw_about_dialog_new());
+    adw_about_dialog_set_application_name(about, name);
+    adw_about_dialog_set_application_icon(about, icon);
+    adw_about_dialog_set_version(about, version);
+    adw_about_dialog_set_developer_name(about, developer);
+    adw_about_dialog_set_comments(about, comments);
+    adw_about_dialog_set_license_type(about, license);
+    adw_about_dialog_set_issue_url(about, issue_url);
+    adw_dialog_present(ADW_DIALOG(about), parent);
+#else
+    AdwAboutWindow *about = ADW_ABOUT_WINDOW(adw_about_window_new());
+    adw_about_window_set_application_name(about, name);
+    adw_about_window_set_application_icon(about, icon);
+    adw_about_window_set_version(about, version);
+    adw_about_window_set_developer_name(about, developer);
+    adw_about_window_set_comments(about, comments);
+    adw_about_window_set_license_type(about, license);
+    adw_about_window_set_issue_url(about, issue_url);
+    GtkRoot *root = parent != NULL ? gtk_widget_get_root(parent) : NULL;
+    if (root != NULL && GTK_IS_WINDOW(root)) gtk_window_set_transient_for(GTK_WINDOW(about), GTK_WINDOW(root));
+    gtk_window_set_modal(GTK_WINDOW(about), TRUE);
+    gtk_window_present(GTK_WINDOW(about));
+#endif
+}
+
+#endif
