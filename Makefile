@@ -11,7 +11,8 @@ SHARE       := $(BUILD)/share
 SAMPLES     := data/samples
 LINGUAS     := $(shell cat po/LINGUAS 2>/dev/null)
 MO_FILES    := $(foreach lang,$(LINGUAS),$(SHARE)/locale/$(lang)/LC_MESSAGES/dossier.mo)
-TEST_HOME   := $(BUILD)/test-home
+TEST_HOME   ?= $(BUILD)/test-home
+SCREENSHOTS ?= $(BUILD)/test-screenshots
 
 # Uninstalled runs find Dossier's own MIME types and translations in the build tree,
 # the way `meson devenv` does for GNOME apps.
@@ -53,15 +54,19 @@ run: build
 # only the tests it matches (`make test-swift TESTS=PreviewerBusContractTests`).
 test: build test-install test-swift
 
+# What runs the tests: swift test, or (TEST_RUNNER=…) the test bundle itself with a test's name,
+# for a user who may not write to the build folder (make test-distros runs Nautilus so).
+TEST_RUNNER ?= $(SWIFT) test -c $(CONFIG) --skip-build --scratch-path $(BUILD) --disable-swift-testing $(if $(TESTS),--filter '$(TESTS)')
+
 test-swift:
 	@rm -rf $(TEST_HOME) && mkdir -p $(TEST_HOME)/config $(TEST_HOME)/data $(TEST_HOME)/cache $(TEST_HOME)/runtime
 	@chmod 700 $(TEST_HOME)/runtime
 	$(RUN_ENV) XDG_CONFIG_HOME=$(TEST_HOME)/config XDG_DATA_HOME=$(TEST_HOME)/data \
 	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_HOME)/runtime \
 	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(BIN) \
-	  DOSSIER_SCREENSHOTS=$(BUILD)/test-screenshots \
+	  DOSSIER_SCREENSHOTS=$(SCREENSHOTS) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-	  bash tools/test-session.sh $(SWIFT) test -c $(CONFIG) --skip-build --scratch-path $(BUILD) --disable-swift-testing $(if $(TESTS),--filter '$(TESTS)')
+	  bash tools/test-session.sh $(TEST_RUNNER)
 
 test-install:
 	rm -rf $(BUILD_DIR)/meson $(BUILD_DIR)/stage

@@ -103,25 +103,30 @@ enum DesktopSession {
         return Double(text[text.index(after: open)..<close]) ?? 0
     }
 
+    /// pyatspi and `name_of(node)`: a node's name, or else its label's (GTK 4.18 and later name
+    /// menu items and Nautilus's grid items only by a labelled-by relation to a label whose
+    /// text is the name).
+    private static let namePrelude = """
+        import pyatspi
+        def name_of(node):
+            if node.name: return node.name
+            try:
+                for relation in node.getRelationSet():
+                    if relation.getRelationType() != pyatspi.RELATION_LABELLED_BY: continue
+                    for k in range(relation.getNTargets()):
+                        label = relation.getTarget(k)
+                        if label is None: continue
+                        if label.name: return label.name
+                        text = label.queryText().getText(0, -1)
+                        if text: return text
+            except Exception: pass
+            return ''
+
+        """
+
     /// Role and name of every named node in the accessibility tree of the app called `app`.
-    /// A node without a name of its own takes its label's (GTK 4.18 and later name menu items
-    /// only by a labelled-by relation, to a label whose text is the name).
     static func accessibleNames(app: String = "dossier") -> [String] {
-        let script = """
-            import pyatspi
-            def name_of(node):
-                if node.name: return node.name
-                try:
-                    for relation in node.getRelationSet():
-                        if relation.getRelationType() != pyatspi.RELATION_LABELLED_BY: continue
-                        for k in range(relation.getNTargets()):
-                            label = relation.getTarget(k)
-                            if label is None: continue
-                            if label.name: return label.name
-                            text = label.queryText().getText(0, -1)
-                            if text: return text
-                except Exception: pass
-                return ''
+        let script = namePrelude + """
             def walk(node, depth):
                 try:
                     name = name_of(node)
@@ -168,11 +173,10 @@ enum DesktopSession {
                                _ body: String) -> String {
         let roleTest = role.map { " and node.getRoleName() == '\($0)'" } ?? ""
         let indentedBody = body.split(separator: "\n").map { "            " + $0 }.joined(separator: "\n")
-        let script = """
-            import pyatspi
+        let script = namePrelude + """
             def find(node, depth):
                 try:
-                    if node.name == '\(name)'\(roleTest): return node
+                    if name_of(node) == '\(name)'\(roleTest): return node
                     if depth < 40:
                         for i in range(node.childCount):
                             found = find(node.getChildAtIndex(i), depth + 1)

@@ -132,16 +132,22 @@ final class PreviewerBusContractTests: XCTestCase {
         try body(PreviewerBus(signals: log))
     }
 
-    /// The labels in the previewer's menu, opened with F10 as its primary menu (Escape closes
-    /// it again).
+    /// The labels in the previewer's menu, opened as a screen reader opens it (the menu
+    /// button's click action, which GTK 4.8 does not always honour) or else with F10, its key
+    /// as the window's primary menu (which GTK 4.24 takes only as far as focusing the button).
+    /// Escape closes it again.
     private func menuItems() -> [String] {
+        var names: [String] = []
+        func opened(within seconds: TimeInterval) -> Bool {
+            eventually(timeout: seconds) {
+                names = DesktopSession.accessibleNames().compactMap { $0.split(separator: ":", maxSplits: 1).last.map { String($0.dropFirst()) } }
+                return names.contains("Properties")
+            }
+        }
+        if DesktopSession.activate("Menu", role: "toggle button"), opened(within: 5) { return names }
         DesktopSession.click(x: 450, y: 400)
         DesktopSession.key("F10")
-        var names: [String] = []
-        _ = eventually(timeout: 10) {
-            names = DesktopSession.accessibleNames().compactMap { $0.split(separator: ":", maxSplits: 1).last.map { String($0.dropFirst()) } }
-            return names.contains("Properties")
-        }
+        _ = opened(within: 10)
         return names
     }
 }
