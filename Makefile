@@ -72,8 +72,8 @@ test-install:
 	rm -rf $(BUILD_DIR)/meson $(BUILD_DIR)/stage
 	meson setup $(BUILD_DIR)/meson meson-wrapper --prefix=/usr
 	meson compile -C $(BUILD_DIR)/meson
-	meson install -C $(BUILD_DIR)/meson --destdir $(CURDIR)/$(BUILD_DIR)/stage
-	bash meson-wrapper/check-install.sh $(CURDIR)/$(BUILD_DIR)/stage /usr
+	meson install -C $(BUILD_DIR)/meson --destdir $(BUILD)/stage
+	bash meson-wrapper/check-install.sh $(BUILD)/stage /usr
 
 # Every current GNOME: Debian 12, 13 and testing, each in a cached chroot (see
 # tools/distro-test.sh): build, DocumentCore tests, the previewer's D-Bus contract, and Space in
@@ -84,7 +84,7 @@ test-distros: deps
 # Speed, measured against a peer in the same run (ratios, medians). The previewer is timed
 # against Sushi, and the browser against Nautilus, under their own display and session bus,
 # with private XDG folders.
-BENCH_HOME := $(CURDIR)/$(BUILD_DIR)/bench-home
+BENCH_HOME := $(BUILD)/bench-home
 
 # Dossier is measured as it is installed (meson's default): the Swift runtime linked statically.
 BENCH_BUILD := $(BUILD_DIR)/static

@@ -17,6 +17,12 @@
 # "build core contract nautilus").
 set -euo pipefail
 
+# Chroots, bind mounts and a second user need root.
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "distro-test: run as root (chroots and bind mounts)" >&2; exit 2; }
+  exec sudo -E "$0" "$@"
+fi
+
 tree=$(cd "$(dirname "$0")/.." && pwd)
 cache=${DOSSIER_DISTRO_CACHE:-/var/cache/dossier-distros}
 steps=${DOSSIER_DISTRO_STEPS:-build core contract nautilus}
@@ -28,7 +34,6 @@ if [[ -z ${SWIFT_ROOT:-} ]]; then
   SWIFT_ROOT=$(dirname "$(dirname "$(dirname "$swift_bin")")")
 fi
 
-as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 say() { printf '\n=== %s\n' "$*"; }
 
 # The mirror this machine already uses for Debian (its own apt sources), so the repository
@@ -64,8 +69,9 @@ packages_for() {
 }
 
 # The Swift toolchain's Foundation links libxml2.so.2, which forky no longer ships (it has
-# libxml2.so.16). The host's copy, with the ICU it was built against, goes into a folder that
-# only the toolchain's commands see (LD_LIBRARY_PATH in `inside`).
+# libxml2.so.16). The host's copy, with the ICU it was built against, goes into a folder of its
+# own, on LD_LIBRARY_PATH in `inside`: every program there could see it, but only the
+# toolchain asks for these sonames (GtkSourceView links libxml2.so.16).
 swift_compat() {
   local root=$1 dir=$1/opt/swift-compat/lib lib
   mkdir -p "$dir"
@@ -74,19 +80,20 @@ swift_compat() {
   done
 }
 
-# Makes the suite's chroot unless the cache has one made from the same package list.
+# Makes the suite's chroot unless the cache has one made from the same package list and
+# toolchain in the last week (a suite's updates, and testing's new versions, come in then).
 make_chroot() {
   local suite=$1 root=$cache/$1/root stamp=$cache/$1/packages
-  local wanted; wanted=$(packages_for "$suite")
-  if [[ -f $stamp && $(cat "$stamp") == "$wanted" && -x $root/usr/bin/nautilus ]]; then
+  local wanted; wanted=$(packages_for "$suite"; echo "toolchain $SWIFT_ROOT: $("$SWIFT_ROOT/usr/bin/swift" --version 2>&1 | head -1)")
+  if [[ -f $stamp && $(cat "$stamp") == "$wanted" && -x $root/usr/bin/nautilus && -z $(find "$stamp" -mtime +7) ]]; then
     echo "distro-test: $suite chroot cached in $root"
     return
   fi
-  as_root rm -rf "$cache/$suite"
+  rm -rf --one-file-system "$cache/$suite"
   mkdir -p "$cache/$suite"
   local source; source=$(mirror)
   echo "distro-test: making the $suite chroot from $source"
-  as_root mmdebstrap --variant=apt --mode=root --quiet \
+  mmdebstrap --variant=apt --mode=root --quiet \
     --aptopt='Acquire::Check-Valid-Until "false"' \
     --aptopt='APT::Install-Recommends "false"' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
@@ -120,7 +127,7 @@ inside() {
     --bind "$cache/$suite/build" /build --bind "$cache/$suite/home" /home/tester \
     --die-with-parent --chdir /src \
     --setenv PATH /opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    --setenv HOME /home/tester --setenv LANG C.UTF-8 \
+    --setenv HOME /root --setenv LANG C.UTF-8 \
     --setenv LD_LIBRARY_PATH /opt/swift-compat/lib \
     "$@"
 }
@@ -171,10 +178,10 @@ swift_test_as_user() {
   local suite=$1 test=$2
   mkdir -p "$cache/$suite/build/swift/test-screenshots"
   chmod 1777 "$cache/$suite/build/swift/test-screenshots"
-  chown "$tester_uid:$tester_uid" "$cache/$suite/home"
+  chown -R "$tester_uid:$tester_uid" "$cache/$suite/home"
   mkdir -p "$cache/$suite/home/tmp" && chown "$tester_uid:$tester_uid" "$cache/$suite/home/tmp"
   inside "$suite" setpriv --reuid="$tester_uid" --regid="$tester_uid" --clear-groups -- \
-    env TMPDIR=/home/tester/tmp make --no-print-directory BUILD_DIR=/build/swift TEST_HOME=/home/tester/test-home \
+    env HOME=/home/tester TMPDIR=/home/tester/tmp make --no-print-directory BUILD_DIR=/build/swift TEST_HOME=/home/tester/test-home \
     SCREENSHOTS=/build/swift/test-screenshots TEST_RUNNER="/build/swift/debug/DossierPackageTests.xctest $test" test-swift
 }
 

@@ -43,16 +43,28 @@ as_root() {
   if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
 }
 
+# The same names serve Debian 12, 13 and testing, but for what a newer suite dropped (evince
+# on testing) or folded into another package (libgtk-4-media-gstreamer, in libgtk-4-1 from GTK
+# 4.19). With the package lists already there, such a name is not asked for again.
+installable() {
+  local package
+  for package in "$@"; do
+    if apt-cache show "$package" 2>/dev/null | grep -q '^Package:'; then echo "$package"; fi
+  done
+}
+if ((${#missing[@]})) && compgen -G '/var/lib/apt/lists/*_Packages' >/dev/null; then
+  mapfile -t missing < <(installable "${missing[@]}")
+fi
 if ((${#missing[@]})); then
   as_root apt-get update -qq
-  # The same names serve Debian 12, 13 and testing, but for what a newer suite dropped
-  # (evince on testing; libgtk-4-media-gstreamer is provided by libgtk-4-1 from GTK 4.19).
-  available=()
+  mapfile -t available < <(installable "${missing[@]}")
   for package in "${missing[@]}"; do
-    if apt-cache show "$package" >/dev/null 2>&1; then available+=("$package"); else echo "Not in this Debian: $package (skipped)"; fi
+    [[ " ${available[*]} " == *" $package "* ]] || echo "Not in this Debian: $package (skipped)"
   done
-  echo "Installing missing Debian packages: ${available[*]}"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${available[@]}"
+  if ((${#available[@]})); then
+    echo "Installing missing Debian packages: ${available[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${available[@]}"
+  fi
 fi
 
 # The zh_CN translation is tested with LANG=zh_CN.UTF-8, which needs the locale itself.

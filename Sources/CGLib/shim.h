@@ -180,7 +180,8 @@ static inline void dossier_variant_get_ssbs(GVariant *value, gchar **s1, gchar *
 static inline GVariant *dossier_variant_tuple_ssbs(const char *a, const char *b, gboolean c, const char *d) {
     return g_variant_new("(ssbs)", a, b, c, d);
 }
-/* org.freedesktop.DBus.Properties.PropertiesChanged for one property (value: floating or owned, taken). */
+/* org.freedesktop.DBus.Properties.PropertiesChanged for one property (value: a floating
+   reference, which the message takes). */
 static inline GVariant *dossier_variant_properties_changed(const char *interface, const char *name, GVariant *value) {
     GVariantBuilder changed;
     g_variant_builder_init(&changed, G_VARIANT_TYPE("a{sv}"));

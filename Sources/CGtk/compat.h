@@ -66,9 +66,11 @@ static inline GdkTexture *dossier_texture_new_for_pixbuf(GdkPixbuf *pixbuf) {
     return texture;
 }
 
-/* Message dialogs: AdwAlertDialog from libadwaita 1.5 (a dialog inside the parent window, or
-   its own window where the parent is too small), AdwMessageDialog (deprecated in 1.6) before.
-   Either way the dialog is a GtkWidget with a "response" (s) signal. */
+/* Message dialogs: AdwAlertDialog from libadwaita 1.5 (inside the parent when that is an
+   AdwWindow or AdwApplicationWindow, a window of its own otherwise), AdwMessageDialog
+   (deprecated in 1.6) before. Either way the dialog is a GtkWidget with a "response" (s)
+   signal. A window's own key handler must let keys through to a dialog inside it: see
+   dossier_focus_wants_keys. */
 static inline GtkWidget *dossier_alert_new(const char *heading, const char *body) {
 #if ADW_CHECK_VERSION(1, 5, 0)
     return adw_alert_dialog_new(heading, body);
@@ -111,6 +113,14 @@ static inline void dossier_alert_set_extra_child(GtkWidget *dialog, GtkWidget *c
     adw_message_dialog_set_extra_child(ADW_MESSAGE_DIALOG(dialog), child);
 #endif
 }
+/* The widget that gets the focus when the dialog is shown (an entry). */
+static inline void dossier_alert_set_focus(GtkWidget *dialog, GtkWidget *widget) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_dialog_set_focus(ADW_DIALOG(dialog), widget);
+#else
+    gtk_window_set_focus(GTK_WINDOW(dialog), widget);
+#endif
+}
 /* Shows the dialog over the window of `parent` (any widget in it; NULL: on its own). */
 static inline void dossier_alert_present(GtkWidget *dialog, GtkWidget *parent) {
 #if ADW_CHECK_VERSION(1, 5, 0)
@@ -120,6 +130,18 @@ static inline void dossier_alert_present(GtkWidget *dialog, GtkWidget *parent) {
     if (root != NULL && GTK_IS_WINDOW(root)) gtk_window_set_transient_for(GTK_WINDOW(dialog), GTK_WINDOW(root));
     gtk_window_present(GTK_WINDOW(dialog));
 #endif
+}
+
+/* Whether the focus is where keys mean text or belong to someone else: an editable (an
+   entry's text), or a dialog shown inside the window (libadwaita 1.5+). A window's
+   capture-phase key handler lets such keys through. */
+static inline gboolean dossier_focus_wants_keys(GtkWidget *focus) {
+    if (focus == NULL) return FALSE;
+    if (GTK_IS_EDITABLE(focus)) return TRUE;
+#if ADW_CHECK_VERSION(1, 5, 0)
+    if (gtk_widget_get_ancestor(focus, ADW_TYPE_DIALOG) != NULL) return TRUE;
+#endif
+    return FALSE;
 }
 
 /* The About dialog: AdwAboutDialog from libadwaita 1.5, AdwAboutWindow (deprecated in 1.6)

@@ -78,7 +78,7 @@ extension DocumentInteractionController {
             self.setTag(tag, on: true)
         }
         nameResponseButtons(of: dialog)
+        dossier_alert_set_focus(dialog, entry)
         dossier_alert_present(dialog, hostWindow().map { cast($0) })
-        gtk_widget_grab_focus(entry)
     }
 }

@@ -299,12 +299,14 @@ public final class PreviewController {
         // A menu (Open With, options) is part of the window's widget tree: its keys reach this
         // capture-phase handler first, and must move through the menu, not between items.
         if let window, let focus = gtk_root_get_focus(OpaquePointer(window.window)),
-           gtk_widget_get_ancestor(focus, gtk_popover_get_type()) != nil {
-            return false
+           gtk_widget_get_ancestor(focus, gtk_popover_get_type()) != nil || dossier_focus_wants_keys(focus) != 0 {
+            return false  // a menu, a text field, or a dialog inside the window (New Tag…)
         }
         let control = state & GDK_CONTROL_MASK.rawValue != 0
-        // The host's keys first: Enter on a folder asks Nautilus to open it instead.
-        if !control, let action = window?.hostActions.action(forKey: key) {
+        let modifiers = state & (GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue)
+        // The host's keys first, and only unmodified (Shift+Delete is not Delete): Enter on a
+        // folder asks Nautilus to open it instead.
+        if modifiers == 0, let action = window?.hostActions.action(forKey: key) {
             perform(action)
             return true
         }

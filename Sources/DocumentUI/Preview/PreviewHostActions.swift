@@ -35,6 +35,8 @@ final class PreviewHostActions {
     let group: UnsafeMutablePointer<GSimpleActionGroup>
     let menu: OpaquePointer
     private(set) var actions: [PreviewHostAction] = []
+    /// Counts updates: a folder check that comes back after the item changed is dropped.
+    private var generation = 0
 
     init() {
         group = g_simple_action_group_new()
@@ -64,13 +66,29 @@ final class PreviewHostActions {
         }
     }
 
-    /// Enables each action for the item shown (folder-only actions for folders).
+    /// Enables each action for the item shown: at once those for any item, and folder-only
+    /// ones once the item is known to be a folder (looked at off the main thread).
     func update(for item: PreviewItem?) {
         guard !actions.isEmpty else { return }
-        let isFolder = item.map { (try? $0.url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true } ?? false
+        generation += 1
+        setEnabled(anyItem: item != nil, folder: false)
+        guard let item else { return }
+        let current = generation
+        let url = item.url
+        Task.detached {
+            let isFolder = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
+            guard isFolder else { return }
+            await MainActor.run { [weak self] in
+                guard let self, self.generation == current else { return }
+                self.setEnabled(anyItem: true, folder: true)
+            }
+        }
+    }
+
+    private func setEnabled(anyItem: Bool, folder: Bool) {
         for action in actions {
             guard let simple = g_action_map_lookup_action(cast(group), action.name) else { continue }
-            g_simple_action_set_enabled(simple, (item != nil && (!action.foldersOnly || isFolder)) ? 1 : 0)
+            g_simple_action_set_enabled(simple, (anyItem && (!action.foldersOnly || folder)) ? 1 : 0)
         }
     }
 

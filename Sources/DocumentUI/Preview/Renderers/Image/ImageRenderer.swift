@@ -151,7 +151,10 @@ public final class ImageRenderer: PreviewRenderer {
         let iterator = PixbufReference(gdk_pixbuf_animation_get_iter(frames.pointer, nil))
         animation = Task { @MainActor [weak self] in
             while !Task.isCancelled, let self {
-                self.show(dossier_texture_new_for_pixbuf(gdk_pixbuf_animation_iter_get_pixbuf(iterator.pointer)))
+                // The iterator draws its next frame into the same pixbuf: the texture gets a copy.
+                guard let copy = gdk_pixbuf_copy(gdk_pixbuf_animation_iter_get_pixbuf(iterator.pointer)) else { return }
+                let frame = PixbufReference(copy)
+                self.show(dossier_texture_new_for_pixbuf(frame.pointer))
                 let delay = gdk_pixbuf_animation_iter_get_delay_time(iterator.pointer)
                 guard delay >= 0 else { return }  // a single frame
                 try? await Task.sleep(for: .milliseconds(max(Int(delay), 20)))
