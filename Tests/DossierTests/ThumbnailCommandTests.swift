@@ -64,6 +64,29 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertTrue(bad.errors.contains("Unknown size 'huge'"), bad.errors)
     }
 
+    func testNamesTooLongForAPNGSuffixAreShortenedAndKeptApart() throws {
+        // Two names of 252 bytes (".png" more is past NAME_MAX), alike but for their ends, with
+        // two-byte characters where they are cut.
+        let folder = try TemporaryFolder("dossier-long")
+        let stem = String(repeating: "é", count: 122)
+        let names = [stem + "-one.png", stem + "-two.png"]
+        for name in names {
+            XCTAssertEqual(name.utf8.count, 252)
+            try FileManager.default.copyItem(at: samples.appendingPathComponent("alpha.png"), to: folder.url.appendingPathComponent(name))
+        }
+        let output = try TemporaryFolder("dossier-out")
+        let result = try CommandRunner().run(["thumbnail", "--output", output.url.path] + names.map { folder.url.appendingPathComponent($0).path })
+        XCTAssertEqual(result.status, 0, result.output + result.errors)
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.url.path).sorted()
+        XCTAssertEqual(written.count, 2, "\(written)")
+        for name in written {
+            XCTAssertLessThanOrEqual(name.utf8.count, 255, name)
+            XCTAssertTrue(name.hasSuffix(".png.png") && name.hasPrefix("éé"), name)
+            XCTAssertFalse(name.contains("\u{FFFD}"), "cut between characters: \(name)")
+            XCTAssertTrue(result.output.contains(output.url.appendingPathComponent(name).path), "the line names the file written: \(result.output)")
+        }
+    }
+
     func testGNOMEReadsDossiersThumbnails() throws {
         try XCTSkipUnless(gnomeDesktopInstalled, "gir1.2-gnomedesktop-4.0 is not installed")
         let cache = try TemporaryFolder("dossier-cache")

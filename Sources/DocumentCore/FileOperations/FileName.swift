@@ -1,4 +1,6 @@
+import CGLib
 import Foundation
+import GObjectSupport
 
 /// Why a name cannot be given to an item.
 public enum NameProblem: String, Sendable, Hashable, Codable {
@@ -98,6 +100,18 @@ enum FileName {
         let candidate = make(base)
         if candidate.utf8.count + reserve <= maximumLength { return candidate }
         return fitting(candidate, base: base, limit: maximumLength - reserve, make)
+    }
+
+    /// The name of the thumbnail of `name` written into a folder of the user's choice
+    /// (`dossier thumbnail --output`): "name.ext.png", or, where that is longer than
+    /// NAME_MAX, the base shortened by whole characters and followed by the start of the whole
+    /// name's MD5, so two long names that begin alike get two thumbnails ("name…~1a2b3c4d.ext.png").
+    static func thumbnailName(of name: String) -> String {
+        let candidate = name + ".png"
+        guard candidate.utf8.count > maximumLength else { return candidate }
+        let (base, ext) = split(name, isFolder: false)
+        let hash = String((takeString(g_compute_checksum_for_string(G_CHECKSUM_MD5, name, -1)) ?? "").prefix(8))
+        return fitting(candidate, base: base) { "\($0)~\(hash)\(ext).png" }
     }
 
     /// Shortens `base` (by whole characters) until `make(base)` fits in `limit` bytes.

@@ -128,7 +128,8 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     }
 
     /// Makes (or finds) one thumbnail on the calling thread. With `outputFolder`, the PNG is
-    /// written there, named after the file, instead of into the cache.
+    /// written there, named after the file ("photo.jpg.png", shortened to fit NAME_MAX), instead
+    /// of into the cache; the result's `url` is where it went.
     public func thumbnail(of url: URL, size: ThumbnailSize, outputFolder: URL? = nil) throws(ThumbnailError) -> Thumbnail {
         let clock = ContinuousClock()
         let start = clock.now
@@ -146,7 +147,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             }
             let location: URL
             if let outputFolder {
-                location = outputFolder.appendingPathComponent(source.name + ".png")
+                location = outputFolder.appendingPathComponent(FileName.thumbnailName(of: source.name))
                 try image.savePNG(to: location, text: [("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modified))])
             } else {
                 location = try cache.store(image, for: source, size: size)
