@@ -84,7 +84,8 @@ swift_compat() {
 # toolchain in the last week (a suite's updates, and testing's new versions, come in then).
 make_chroot() {
   local suite=$1 root=$cache/$1/root stamp=$cache/$1/packages
-  local wanted; wanted=$(packages_for "$suite"; echo "toolchain $SWIFT_ROOT: $("$SWIFT_ROOT/usr/bin/swift" --version 2>&1 | head -1)")
+  local packages; packages=$(packages_for "$suite")
+  local wanted; wanted=$(echo "$packages"; echo "toolchain $SWIFT_ROOT: $("$SWIFT_ROOT/usr/bin/swift" --version 2>&1 | head -1)")
   if [[ -f $stamp && $(cat "$stamp") == "$wanted" && -x $root/usr/bin/nautilus && -z $(find "$stamp" -mtime +7) ]]; then
     echo "distro-test: $suite chroot cached in $root"
     return
@@ -98,7 +99,7 @@ make_chroot() {
     --aptopt='APT::Install-Recommends "false"' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    --include="$(echo "$wanted" | paste -sd, -)" \
+    --include="$(echo "$packages" | paste -sd, -)" \
     "$suite" "$root" "deb $source $suite main"
   [[ $suite == forky ]] && swift_compat "$root"
   echo "$wanted" > "$stamp"
