@@ -57,7 +57,7 @@ final class PreviewerBusContractTests: XCTestCase {
 
     /// Nautilus 51: `ShowFile(ssbs)` with an activation token; `ParentHandle`; the menu offers
     /// what Nautilus 51 does for its previewer, and each closes the window and sends its
-    /// signal: F2 `Rename(s)`, Delete `Trash(s)`, Enter on a folder `NavigateTo(s)`.
+    /// signal: Rename… `Rename(s)`, Delete `Trash(s)`, Enter on a folder `NavigateTo(s)`.
     func testNautilus51ShowsWithATokenAndAsksNautilusToRenameTrashAndNavigate() throws {
         try withService { bus in
             XCTAssertEqual(bus.call("org.freedesktop.DBus.Peer.Ping"), "()\n")
@@ -71,9 +71,9 @@ final class PreviewerBusContractTests: XCTestCase {
             XCTAssertTrue(items.contains("Rename…") && items.contains("Move to Trash"), "\(items)")
             XCTAssertFalse(items.contains("Open Folder"), "a file is not a folder: \(items)")
             DesktopSession.screenshot("contract-51-menu")
-            DesktopSession.key("Escape")
-            DesktopSession.click(x: 450, y: 400)
-            DesktopSession.key("F2")
+            // Chosen in the menu, as a screen reader chooses it. (F2 is the same action; xdotool
+            // types F2 as Alt+F2 with Debian testing's keymap, and Alt+F2 is not F2.)
+            XCTAssertTrue(DesktopSession.activate("Rename…"), "the menu's Rename… item")
             XCTAssertTrue(bus.signals.wait(for: "org.gnome.NautilusPreviewer2.Rename ('\(photo)',)"), bus.signals.text)
             XCTAssertTrue(eventually { bus.property("Visible") == "(<false>,)\n" }, "the previewer closed for the rename")
 
