@@ -177,9 +177,6 @@ static inline guint32 dossier_variant_get_u(GVariant *value) { guint32 result = 
 static inline void dossier_variant_get_ssbs(GVariant *value, gchar **s1, gchar **s2, gboolean *b, gchar **s3) {
     g_variant_get(value, "(ssbs)", s1, s2, b, s3);
 }
-static inline GVariant *dossier_variant_tuple_ssbs(const char *a, const char *b, gboolean c, const char *d) {
-    return g_variant_new("(ssbs)", a, b, c, d);
-}
 /* org.freedesktop.DBus.Properties.PropertiesChanged for one property (value: a floating
    reference, which the message takes). */
 static inline GVariant *dossier_variant_properties_changed(const char *interface, const char *name, GVariant *value) {

@@ -75,7 +75,10 @@ public final class PreviewController {
     public func present(transientFor parent: UnsafeMutablePointer<GtkWindow>? = nil,
                         application: UnsafeMutablePointer<GtkApplication>? = nil,
                         activationToken: String? = nil) {
-        if window == nil { window = makeWindow(application: application) }
+        if window == nil {
+            window = makeWindow(application: application)
+            applyHostActions()
+        }
         guard let window else { return }
         if let parent { gtk_window_set_transient_for(cast(window.window), parent) }
         if let activationToken, !activationToken.isEmpty { gtk_window_set_startup_id(cast(window.window), activationToken) }
@@ -277,8 +280,6 @@ public final class PreviewController {
             guard let self, abs(change - 1) > 0.15 else { return }
             self.pages[self.index]?.renderer?.zoom(change > 1 ? .zoomIn : .zoomOut)
         }
-        self.window = window
-        applyHostActions()
         return window
     }
 
