@@ -175,4 +175,45 @@ static inline void dossier_about_present(GtkWidget *parent, const char *name, co
 #endif
 }
 
+#if !GTK_CHECK_VERSION(4, 12, 0)
+/* Tab or Shift+Tab on a list view or its items: the focus moves to the widget after (or
+   before) the whole view. The view stops being focusable while GTK looks for that widget, so
+   the search passes over its items; past the window's last widget it starts again at the
+   first, as GtkWindow's own Tab does. Keys typed in a popover of an item stay its own. */
+static inline gboolean dossier_tab_leaves_list(GtkEventControllerKey *keys, guint keyval, guint code,
+                                               GdkModifierType state, gpointer unused) {
+    (void)code;
+    (void)unused;
+    if (keyval != GDK_KEY_Tab && keyval != GDK_KEY_ISO_Left_Tab && keyval != GDK_KEY_KP_Tab) return FALSE;
+    if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) return FALSE;
+    GtkWidget *view = gtk_event_controller_get_widget(GTK_EVENT_CONTROLLER(keys));
+    GtkRoot *root = gtk_widget_get_root(view);
+    GtkWidget *focus = root != NULL ? gtk_root_get_focus(root) : NULL;
+    if (focus == NULL || gtk_widget_get_native(focus) != gtk_widget_get_native(view)) return FALSE;
+    GtkDirectionType direction =
+        (state & GDK_SHIFT_MASK) || keyval == GDK_KEY_ISO_Left_Tab ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+    gtk_widget_set_can_focus(view, FALSE);
+    if (!gtk_widget_child_focus(GTK_WIDGET(root), direction)) {
+        gtk_root_set_focus(root, NULL);
+        gtk_widget_child_focus(GTK_WIDGET(root), direction);
+    }
+    gtk_widget_set_can_focus(view, TRUE);
+    return TRUE;
+}
+#endif
+
+/* Tab leaves a grid or column view instead of walking its items one by one (as in Files):
+   the views' tab-behavior from GTK 4.12, a key handler of the same effect before. */
+static inline void dossier_list_view_tab_leaves(GtkWidget *view) {
+#if GTK_CHECK_VERSION(4, 12, 0)
+    if (GTK_IS_GRID_VIEW(view)) gtk_grid_view_set_tab_behavior(GTK_GRID_VIEW(view), GTK_LIST_TAB_ITEM);
+    if (GTK_IS_COLUMN_VIEW(view)) gtk_column_view_set_tab_behavior(GTK_COLUMN_VIEW(view), GTK_LIST_TAB_ITEM);
+#else
+    GtkEventController *keys = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
+    g_signal_connect(keys, "key-pressed", G_CALLBACK(dossier_tab_leaves_list), NULL);
+    gtk_widget_add_controller(view, keys);
+#endif
+}
+
 #endif

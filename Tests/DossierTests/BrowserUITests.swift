@@ -192,6 +192,83 @@ final class BrowserUITests: XCTestCase {
         DesktopSession.screenshot("browser-ui-9-recents")
     }
 
+    /// A new user's first keys, with no mouse at all: the window opens with the keyboard on its
+    /// items, so Space with nothing selected stays put (it used to press the path bar's
+    /// "Computer" and show `/`), the first Right selects the first item and Space previews it.
+    /// Typing searches; Escape gives the keys back to the items; Tab leaves them for the path
+    /// bar and Shift+Tab for the sidebar; after going up a folder the items have the keys again.
+    func testAFreshWindowTakesTheKeysOnItsItemsRightThenSpacePreviews() throws {
+        let folder = try TemporaryFolder("dossier-keyboard-ui")
+        let letters = folder.url.appendingPathComponent("Letters")
+        for name in ["alpha", "bravo", "charlie", "delta"] {
+            try folder.write("Letters/\(name).txt", "This is \(name).\n")
+        }
+        try open(letters)
+        XCTAssertEqual(files { $0.count == 4 }, ["alpha.txt", "bravo.txt", "charlie.txt", "delta.txt"])
+        // The grid ("table") or one of its cells ("table cell"): GTK focuses the first once laid out.
+        XCTAssertTrue(eventually { DesktopSession.focused()?.hasPrefix("table") == true },
+                      "the items have the keys: \(DesktopSession.focused())")
+        DesktopSession.screenshot("keyboard-1-opened")
+
+        // Space with nothing selected: nothing happens. The Right after it is the barrier: keys
+        // arrive in order, so once Right has selected, Space has done all it was going to.
+        DesktopSession.key("space")
+        DesktopSession.key("Right")
+        XCTAssertTrue(eventually { DesktopSession.gridCells().filter(\.selected).map(\.name) == ["alpha.txt"] },
+                      "the first Right selects the first item: \(DesktopSession.gridCells().filter(\.selected).map(\.name))")
+        XCTAssertNotNil(DesktopSession.windowID(named: "Letters"), "Space left the window on its folder")
+        XCTAssertEqual(files { $0.count == 4 }, ["alpha.txt", "bravo.txt", "charlie.txt", "delta.txt"])
+        XCTAssertFalse(DesktopSession.accessibleNames().contains { $0.contains("Text of ") }, "no previewer was opened")
+        DesktopSession.screenshot("keyboard-2-right")
+
+        DesktopSession.key("space")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Text of alpha.txt"), "Space previews the first item")
+        XCTAssertTrue(DesktopSession.waitForAccessible("1 of 4"))
+        DesktopSession.screenshot("keyboard-3-space")
+        DesktopSession.key("Escape")
+        XCTAssertTrue(eventually { !DesktopSession.accessibleNames().contains { $0.contains("Text of alpha.txt") } },
+                      "Escape closes the previewer")
+
+        // Typing searches; Escape ends the search and the items have the keys again.
+        DesktopSession.run(["/usr/bin/xdotool", "type", "--delay", "100", "char"])
+        XCTAssertEqual(files { $0 == ["charlie.txt"] }, ["charlie.txt"], "typing searches")
+        XCTAssertEqual(DesktopSession.focused(), "entry: Search")
+        DesktopSession.key("Escape")
+        XCTAssertTrue(eventually { DesktopSession.focused()?.hasPrefix("table") == true },
+                      "Escape gives the keys back to the items: \(DesktopSession.focused())")
+        XCTAssertEqual(files { $0.count == 4 }.count, 4)
+
+        // Tab leaves the items for the path bar, and Shift+Tab from the items for the sidebar.
+        DesktopSession.key("Tab")
+        XCTAssertTrue(eventually { DesktopSession.focused() == "push button: Computer" },
+                      "Tab reaches the header: \(DesktopSession.focused())")
+        DesktopSession.key("shift+Tab")
+        XCTAssertTrue(eventually { DesktopSession.focused()?.hasPrefix("table") == true },
+                      "Shift+Tab comes back to the items: \(DesktopSession.focused())")
+        DesktopSession.key("shift+Tab")
+        XCTAssertTrue(eventually { DesktopSession.focused()?.hasPrefix("list item") == true },
+                      "Shift+Tab reaches the sidebar: \(DesktopSession.focused())")
+        DesktopSession.screenshot("keyboard-4-sidebar")
+
+        // Alt+Up: the enclosing folder, with the keys on its items and the folder left selected.
+        DesktopSession.key("alt+Up")
+        XCTAssertTrue(eventually(timeout: 20) { DesktopSession.windowID(named: folder.url.lastPathComponent) != nil },
+                      "Alt+Up shows the enclosing folder")
+        XCTAssertTrue(eventually { DesktopSession.focused()?.hasPrefix("table") == true },
+                      "after navigating, the items have the keys: \(DesktopSession.focused())")
+        XCTAssertTrue(eventually { DesktopSession.gridCells().filter(\.selected).map(\.name) == ["Letters"] },
+                      "the folder it came from is selected: \(DesktopSession.gridCells().map { ($0.name, $0.selected) })")
+        DesktopSession.screenshot("keyboard-5-up")
+
+        // Enter goes back in, and the keys are on the items again: Down selects the first.
+        DesktopSession.key("Return")
+        XCTAssertTrue(eventually(timeout: 20) { DesktopSession.windowID(named: "Letters") != nil }, "Enter opens the folder")
+        XCTAssertEqual(files { $0.count == 4 }.count, 4)
+        DesktopSession.key("Down")
+        XCTAssertTrue(eventually { DesktopSession.gridCells().filter(\.selected).map(\.name) == ["alpha.txt"] },
+                      "the first arrow after a navigation selects the first item")
+    }
+
     /// Opens the view menu and picks `item` in it.
     private func chooseFromViewMenu(_ item: String) throws {
         let button = try XCTUnwrap(DesktopSession.centre(of: "View Options", inApp: "dossier"), "the view menu button")
@@ -204,6 +281,27 @@ final class BrowserUITests: XCTestCase {
 }
 
 extension DesktopSession {
+    /// The role and name of the node with the keyboard focus in the app ("table: Items").
+    static func focused(app: String = "dossier") -> String? {
+        let script = """
+            import pyatspi
+            def walk(node, depth):
+                try:
+                    if node.getState().contains(pyatspi.STATE_FOCUSED):
+                        print(node.getRoleName() + ': ' + node.name)
+                        return True
+                    if depth < 40:
+                        for i in range(node.childCount):
+                            if walk(node.getChildAtIndex(i), depth + 1): return True
+                except Exception: pass
+                return False
+            for application in pyatspi.Registry.getDesktop(0):
+                if application is not None and application.name == '\(app)' and walk(application, 0): break
+            """
+        let line = run(["/usr/bin/python3", "-c", script]).split(separator: "\n").first.map(String.init)
+        return line?.isEmpty == false ? line : nil
+    }
+
     /// A cell of the browser's grid: the item's name, whether it is selected, and its centre.
     struct GridCell {
         let name: String

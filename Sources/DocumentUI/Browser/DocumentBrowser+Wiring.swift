@@ -39,6 +39,9 @@ extension DocumentBrowser {
                 // Back where the folder was before the search (the results were elsewhere).
                 self.scroll(to: self.scrollBeforeSearch ?? [0, 0])
                 self.scrollBeforeSearch = nil
+                // The search field is going away: its focus goes back to the items.
+                self.wantsItemsFocus = true
+                if gtk_widget_grab_focus(self.itemsView) != 0 { self.wantsItemsFocus = false }
             }
             self.actionGroup.setState("search", active)
         }
@@ -147,14 +150,16 @@ extension DocumentBrowser {
         case GDK_KEY_Escape where search.isActive && renaming == nil: search.isActive = false
         case GDK_KEY_Menu where modifiers == 0 && !typing: presentOptionsMenuForSelection()
         case GDK_KEY_F10 where modifiers == GDK_SHIFT_MASK.rawValue && !typing: presentOptionsMenuForSelection()
-        default: return false
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter where modifiers == 0 && itemsViewItselfHasFocus:
+            open(selectedURLs)
+        default: return modifiers == 0 && selectFirstItemForArrow(key)
         }
         return true
     }
 
     /// Whether keys go to a text field: the search field, or the inline rename's entry
     /// (a popover's keys pass through the browser on their way up).
-    private var isTyping: Bool {
+    var isTyping: Bool {
         if renaming != nil { return true }
         guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
         if focus == search.entry || gtk_widget_is_ancestor(focus, search.entry) != 0 { return true }

@@ -63,6 +63,8 @@ public final class DocumentBrowser {
     var clipboardHoldsCut = false
     /// Where the grid and the list were scrolled when the search began (restored after it).
     var scrollBeforeSearch: [Double]?
+    /// Whether the items view takes the keyboard focus once it is on screen (BrowserFocus).
+    var wantsItemsFocus = true
 
     /// A browser showing `location`.
     public convenience init(location: BrowserLocation) {
@@ -116,6 +118,7 @@ public final class DocumentBrowser {
         installItemActions()
         applyViewMode()
         controls.show(viewMode)
+        focusItemsOnMap()
         show(location)
     }
 
@@ -157,7 +160,8 @@ public final class DocumentBrowser {
         guard case .folder(let url) = location, url.path != "/" else { return }
         let current = url
         go(to: .folder(url.deletingLastPathComponent()))
-        select([current])
+        // Left selected, as in Files: Enter goes back in, the arrows start from it.
+        selectWhenShown([current])
     }
 
     private func show(_ location: BrowserLocation) {
@@ -175,6 +179,7 @@ public final class DocumentBrowser {
         actionGroup.setEnabled("forward", canGoForward)
         if case .folder(let url) = location { actionGroup.setEnabled("up", url.path != "/") } else { actionGroup.setEnabled("up", false) }
         updateVisibleChild()
+        focusItemsWhenShown()
         locationShown()
         locationDidChange?(location)
     }
@@ -184,6 +189,8 @@ public final class DocumentBrowser {
     public var viewMode: BrowserViewMode = .grid {
         didSet {
             guard viewMode != oldValue else { return }
+            // The other view keeps the focus the hidden one had.
+            if itemsViewHasFocus { wantsItemsFocus = true }
             applyViewMode()
             controls.show(viewMode)
             actionGroup.setState("view-mode", viewMode.rawValue)
