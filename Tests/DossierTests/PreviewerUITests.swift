@@ -328,6 +328,67 @@ final class PreviewerUITests: XCTestCase {
                           zoomChange / 2, "0 fits it again")
     }
 
+    /// A 64×64 GIF of four blue and red squares shows at 64×64, centred in the window (it was
+    /// blown up to fill it, blurred); zoomed in, its pixels stay sharp: no pixel of the picture
+    /// is a blend of the two (nearest-neighbour above 100 %); 0 brings it back to 64×64.
+    func testASmallImageShowsAtItsOwnSizeCentredAndStaysSharpZoomedIn() throws {
+        let folder = try TemporaryFolder("dossier-small-image")
+        let image = folder.url.appendingPathComponent("squares.gif")
+        DesktopSession.run(["/usr/bin/convert", "-size", "64x64", "xc:red", "-fill", "blue", "-draw", "rectangle 0,0 31,31",
+                            "-draw", "rectangle 32,32 63,63", image.path])
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", image.path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Image squares.gif"))
+
+        var box = PictureBox(width: 0, height: 0, x: 0, y: 0)
+        XCTAssertTrue(eventually(timeout: 15) {
+            box = Self.pictureBox(DesktopSession.screenshot("small-image-1-own-size"))
+            return box.width == 64 && box.height == 64
+        }, "shown at 64×64: \(box)")
+        // Centred in the content area: the window's middle, below its header bar.
+        let window = try XCTUnwrap(DesktopSession.frame(of: "squares.gif", inApp: "dossier"), "the previewer's window")
+        XCTAssertEqual(Double(box.x + 32), Double(window.x + window.width / 2), accuracy: 12, "centred across: \(box) in \(window)")
+        XCTAssertEqual(Double(box.y + 32), Double(window.y + window.height / 2), accuracy: 40, "centred down: \(box) in \(window)")
+
+        DesktopSession.click(x: box.x + 32, y: box.y + 32)
+        DesktopSession.key("plus", "plus", "plus")
+        XCTAssertTrue(eventually(timeout: 15) {
+            box = Self.pictureBox(DesktopSession.screenshot("small-image-2-zoomed"))
+            return box.width > 100
+        }, "+ enlarges it: \(box)")
+        let shot = DesktopSession.screenshot("small-image-2-zoomed")
+        box = Self.pictureBox(shot)
+        XCTAssertEqual(Self.blendedPixels(shot, in: box), 0, "no pixel of \(box) is smoothed between blue and red")
+
+        DesktopSession.key("0")
+        XCTAssertTrue(eventually(timeout: 15) {
+            box = Self.pictureBox(DesktopSession.screenshot("small-image-3-fitted"))
+            return box.width == 64 && box.height == 64
+        }, "0 shows it at its own size again: \(box)")
+    }
+
+    struct PictureBox: CustomStringConvertible {
+        let width: Int, height: Int, x: Int, y: Int
+        var description: String { "\(width)×\(height) at \(x),\(y)" }
+    }
+
+    /// Where the screenshot's pure red and blue pixels are (ImageMagick's trim box).
+    static func pictureBox(_ shot: URL) -> PictureBox {
+        let text = DesktopSession.run(["/usr/bin/convert", shot.path, "-fill", "red", "-opaque", "blue", "-fill", "black",
+                                       "+opaque", "red", "-format", "%@", "info:"])
+        let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        return numbers.count == 4 ? PictureBox(width: numbers[0], height: numbers[1], x: numbers[2], y: numbers[3])
+            : PictureBox(width: 0, height: 0, x: 0, y: 0)
+    }
+
+    /// How many pixels of `box` in the screenshot are neither pure red nor pure blue.
+    static func blendedPixels(_ shot: URL, in box: PictureBox) -> Int {
+        let text = DesktopSession.run(["/usr/bin/convert", shot.path, "-crop", "\(box.width)x\(box.height)+\(box.x)+\(box.y)",
+                                       "+repage", "-fill", "black", "-opaque", "red", "-opaque", "blue", "-fill", "white",
+                                       "+opaque", "black", "-format", "%[fx:round(mean*w*h)]", "info:"])
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
     func testThePageSidebarScrollsToAPage() throws {
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("document.pdf").path])
         defer { app.terminate() }

@@ -14,6 +14,13 @@
    drawn at another. Nothing may draw on the surface afterwards. Safe on any thread. */
 GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
 
+/* A paintable of `texture` (it takes a reference of its own) whose pixels stay sharp when it
+   is drawn larger than they are: nearest-neighbour above 100 %, smoothed below, so pixel art
+   and icons zoomed in show their pixels rather than a blur. Intrinsic size: the texture's.
+   GTK 4.10's scaled textures where the headers have them; before, a cairo node with a
+   nearest filter (up to 4096 × 4096 drawn pixels, smoothed beyond). Main thread. */
+GdkPaintable *dossier_pixel_paintable_new(GdkTexture *texture);
+
 /* Keeps the shared memory that GTK's frames reach an X11 window through.
 
    GTK 4.8's cairo renderer hands each frame to X11 through cairo-xlib, which copies it into

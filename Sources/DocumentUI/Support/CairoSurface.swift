@@ -51,3 +51,11 @@ func makePicture(showing surface: CairoSurface) -> Widget {
     gtk_picture_set_can_shrink(cast(picture), 0)
     return picture
 }
+
+/// A paintable of `texture` whose pixels stay sharp when drawn larger than they are
+/// (nearest-neighbour above 100 %, smoothed below). Made here, where CDisplay is imported
+/// already: when ImageRenderer imported it as well, GTK's enum constants went missing in
+/// other renderers of the module (CDisplay.h includes GTK's headers itself).
+func sharpPaintable(of texture: OpaquePointer) -> ObjectReference {
+    ObjectReference(taking: UnsafeMutableRawPointer(dossier_pixel_paintable_new(texture)!))
+}

@@ -3,10 +3,12 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 
-/// Images: shown to fit, at 1:1, or zoomed and scrolled; EXIF orientation applied;
-/// animated GIF and WebP played; SVG rendered sharp for the size shown. The size is read from
-/// the header before decoding: a raster image over the pixel limit is refused, and a large one
-/// is decoded at a reduced size (never more than `displayEdge` on its long side).
+/// Images: a large one shown to fit, a small one at its own size, centred (an icon is not
+/// blown up to fill the window); at 1:1, or zoomed and scrolled, with pixels kept sharp above
+/// 100 % (nearest-neighbour: pixel art stays pixel art). EXIF orientation applied; animated GIF
+/// and WebP played; SVG rendered sharp for the size shown. The size is read from the header
+/// before decoding: a raster image over the pixel limit is refused, and a large one is decoded
+/// at a reduced size (never more than `displayEdge` on its long side).
 @MainActor
 public final class ImageRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.image]
@@ -21,18 +23,21 @@ public final class ImageRenderer: PreviewRenderer {
     public let view: Widget
     let picture: Widget
     private var texture: OpaquePointer?
+    /// What the picture draws: `texture`, sharp when enlarged.
+    private var paintable: ObjectReference?
     private var scale: Double?  // nil: fit the window
     private var animation: Task<Void, Never>?
     private var path: String?
     /// The image's own size and the long side of what was decoded.
     private var fullSize: (width: Int32, height: Int32) = (0, 0)
     private var decodedEdge: Int32 = 0
+    private var isVector = false
     private var upgrading = false
 
     public init() {
         picture = gtk_picture_new()
         gtk_picture_set_can_shrink(cast(picture), 1)
-        gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
+        gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_SCALE_DOWN)
         gtk_widget_set_hexpand(picture, 1)
         gtk_widget_set_vexpand(picture, 1)
         view = gtk_scrolled_window_new()
@@ -63,6 +68,7 @@ public final class ImageRenderer: PreviewRenderer {
             } else if let pixbuf = image.pixbuf {
                 fullSize = image.fullSize
                 decodedEdge = image.edge
+                isVector = image.isVector
                 show(dossier_texture_new_for_pixbuf(pixbuf.pointer))
             }
         }
@@ -74,11 +80,14 @@ public final class ImageRenderer: PreviewRenderer {
         let animation: PixbufReference?
         let fullSize: (width: Int32, height: Int32)
         let edge: Int32
-        init(pixbuf: PixbufReference?, animation: PixbufReference?, fullSize: (Int32, Int32) = (0, 0), edge: Int32 = 0) {
+        let isVector: Bool
+        init(pixbuf: PixbufReference?, animation: PixbufReference?, fullSize: (Int32, Int32) = (0, 0), edge: Int32 = 0,
+             isVector: Bool = false) {
             self.pixbuf = pixbuf
             self.animation = animation
             self.fullSize = fullSize
             self.edge = edge
+            self.isVector = isVector
         }
     }
 
@@ -122,8 +131,11 @@ public final class ImageRenderer: PreviewRenderer {
             g_error_free(error)
         }
         error = nil
-        let edge = min(wanted, displayEdge)
-        let large = max(width, height) > edge
+        // A vector image smaller than the window is drawn at its own size, as a raster one is
+        // shown (zooming in draws it again, larger).
+        let ownEdge = max(width, height)
+        let edge = isVector && ownEdge > 0 ? min(wanted, ownEdge, displayEdge) : min(wanted, displayEdge)
+        let large = ownEdge > edge
         // A vector image is drawn at the size wanted; a large raster one decoded down to it.
         let decoded = isVector || large
             ? gdk_pixbuf_new_from_file_at_scale(path, edge, edge, 1, &error)
@@ -136,14 +148,16 @@ public final class ImageRenderer: PreviewRenderer {
         let upright = gdk_pixbuf_apply_embedded_orientation(decoded)
         g_object_unref(raw(decoded))
         return .success(Decoded(pixbuf: upright.map(PixbufReference.init), animation: nil, fullSize: (width, height),
-                                edge: isVector || large ? edge : max(width, height)))
+                                edge: isVector || large ? edge : max(width, height), isVector: isVector))
     }
 
     private func show(_ newTexture: OpaquePointer?) {
         guard let newTexture else { return }
         if let texture { g_object_unref(raw(texture)) }
         texture = newTexture
-        gtk_picture_set_paintable(cast(picture), newTexture)
+        let sharp = sharpPaintable(of: newTexture)
+        paintable = sharp
+        gtk_picture_set_paintable(cast(picture), OpaquePointer(sharp.pointer))
         applyScale()
     }
 
@@ -166,7 +180,7 @@ public final class ImageRenderer: PreviewRenderer {
     public func zoom(_ change: ZoomChange) {
         switch change {
         case .fit: scale = nil
-        case .actualSize: scale = 1
+        case .actualSize: scale = actualScale
         case .zoomIn: scale = min((scale ?? fittedScale) * 1.25, 16)
         case .zoomOut: scale = max((scale ?? fittedScale) / 1.25, 0.05)
         }
@@ -177,8 +191,9 @@ public final class ImageRenderer: PreviewRenderer {
     /// Zoomed past the pixels decoded for the window: decode more of them (once), off the
     /// main thread, and keep the same apparent size.
     private func upgradeIfZoomedIn(actualSize: Bool) {
-        guard let scale, scale > 1.01 || actualSize, !upgrading, let path, let texture,
-              decodedEdge < min(max(fullSize.width, fullSize.height), Self.displayEdge) else { return }
+        // A vector image is drawn again as large as a raster one may be decoded.
+        let largest = isVector ? Self.displayEdge : min(max(fullSize.width, fullSize.height), Self.displayEdge)
+        guard let scale, scale > 1.01 || actualSize, !upgrading, let path, let texture, decodedEdge < largest else { return }
         upgrading = true
         let oldWidth = Double(gdk_texture_get_width(texture))
         Task { @MainActor [weak self] in
@@ -186,9 +201,10 @@ public final class ImageRenderer: PreviewRenderer {
             guard let self, case .success(let image) = decoded, let pixbuf = image.pixbuf else { return }
             let newWidth = Double(gdk_pixbuf_get_width(pixbuf.pointer))
             self.decodedEdge = image.edge
-            // 1:1 means the image's own pixels; other zooms keep their apparent size.
-            self.scale = actualSize ? 1 : (self.scale ?? 1) * oldWidth / max(newWidth, 1)
             self.show(dossier_texture_new_for_pixbuf(pixbuf.pointer))
+            // 1:1 means the image's own size; other zooms keep their apparent size.
+            self.scale = actualSize ? self.actualScale : (self.scale ?? 1) * oldWidth / max(newWidth, 1)
+            self.applyScale()
         }
     }
 
@@ -200,14 +216,29 @@ public final class ImageRenderer: PreviewRenderer {
         return min(viewWidth / width, viewHeight / height, 1)
     }
 
+    /// The scale at which the texture shows the image at its own size: its pixels for a
+    /// raster image, its intrinsic size for a vector one (drawn at another size).
+    private var actualScale: Double {
+        guard isVector, let texture, fullSize.width > 0 else { return 1 }
+        return Double(fullSize.width) / Double(max(gdk_texture_get_width(texture), 1))
+    }
+
     private func applyScale() {
         guard let texture else { return }
         if let scale {
+            // Exactly the zoomed size, centred in the view and scrolled when larger.
             gtk_picture_set_can_shrink(cast(picture), 0)
+            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_FILL)
+            gtk_widget_set_halign(picture, GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(picture, GTK_ALIGN_CENTER)
             gtk_widget_set_size_request(picture, Int32(Double(gdk_texture_get_width(texture)) * scale),
                                         Int32(Double(gdk_texture_get_height(texture)) * scale))
         } else {
+            // Fitted: a larger image shrinks to the view, a smaller one keeps its size, centred.
             gtk_picture_set_can_shrink(cast(picture), 1)
+            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_SCALE_DOWN)
+            gtk_widget_set_halign(picture, GTK_ALIGN_FILL)
+            gtk_widget_set_valign(picture, GTK_ALIGN_FILL)
             gtk_widget_set_size_request(picture, -1, -1)
         }
     }
