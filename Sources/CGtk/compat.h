@@ -175,6 +175,45 @@ static inline void dossier_about_present(GtkWidget *parent, const char *name, co
 #endif
 }
 
+/* A banner across the top of a view: `title` and a button `button`. AdwBanner from
+   libadwaita 1.3; before, an action bar of the same words. Shown with
+   dossier_banner_set_revealed; its button's clicks are the signal that
+   dossier_banner_clicked_signal names, on the object it returns. */
+static inline GtkWidget *dossier_banner_new(const char *title, const char *button) {
+#if ADW_CHECK_VERSION(1, 3, 0)
+    GtkWidget *banner = adw_banner_new(title);
+    adw_banner_set_button_label(ADW_BANNER(banner), button);
+    return banner;
+#else
+    GtkWidget *bar = gtk_action_bar_new();
+    GtkWidget *label = gtk_label_new(title);
+    gtk_label_set_wrap(GTK_LABEL(label), TRUE);
+    gtk_widget_set_hexpand(label, TRUE);
+    gtk_action_bar_set_center_widget(GTK_ACTION_BAR(bar), label);
+    GtkWidget *action = gtk_button_new_with_label(button);
+    gtk_action_bar_pack_end(GTK_ACTION_BAR(bar), action);
+    g_object_set_data(G_OBJECT(bar), "dossier-banner-button", action);
+    gtk_action_bar_set_revealed(GTK_ACTION_BAR(bar), FALSE);
+    return bar;
+#endif
+}
+static inline void dossier_banner_set_revealed(GtkWidget *banner, gboolean revealed) {
+#if ADW_CHECK_VERSION(1, 3, 0)
+    adw_banner_set_revealed(ADW_BANNER(banner), revealed);
+#else
+    gtk_action_bar_set_revealed(GTK_ACTION_BAR(banner), revealed);
+#endif
+}
+static inline gpointer dossier_banner_clicked_signal(GtkWidget *banner, const char **signal) {
+#if ADW_CHECK_VERSION(1, 3, 0)
+    *signal = "button-clicked";
+    return banner;
+#else
+    *signal = "clicked";
+    return g_object_get_data(G_OBJECT(banner), "dossier-banner-button");
+#endif
+}
+
 #if !GTK_CHECK_VERSION(4, 12, 0)
 /* Tab or Shift+Tab on a list view or its items: the focus moves to the widget after (or
    before) the whole view. The view stops being focusable while GTK looks for that widget, so

@@ -21,7 +21,7 @@ typedef struct _WebKitUserContentFilterStore WebKitUserContentFilterStore;
 enum { WEBKIT_LOAD_FINISHED = 3 };                                     /* WebKitLoadEvent */
 enum { WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION = 0,              /* WebKitPolicyDecisionType */
        WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION = 1 };
-enum { WEBKIT_NAVIGATION_TYPE_OTHER = 5 };                             /* WebKitNavigationType */
+enum { WEBKIT_NAVIGATION_TYPE_LINK_CLICKED = 0, WEBKIT_NAVIGATION_TYPE_OTHER = 5 }; /* WebKitNavigationType */
 
 static struct {
     GType (*web_view_get_type)(void);
@@ -48,6 +48,7 @@ static struct {
     WebKitURIRequest *(*navigation_action_get_request)(WebKitNavigationAction *);
     const gchar *(*uri_request_get_uri)(WebKitURIRequest *);
     void (*policy_decision_ignore)(WebKitPolicyDecision *);
+    void (*user_content_manager_remove_all_filters)(WebKitUserContentManager *);
 } webkit;
 
 /* The table's entries in order, by their names without the "webkit_" prefix. */
@@ -60,7 +61,7 @@ static const char *const webkit_symbols[] = {
     "user_content_filter_unref", "user_content_filter_store_new", "user_content_filter_store_save",
     "user_content_filter_store_save_finish", "navigation_policy_decision_get_navigation_action",
     "navigation_action_get_navigation_type", "navigation_action_get_request", "uri_request_get_uri",
-    "policy_decision_ignore",
+    "policy_decision_ignore", "user_content_manager_remove_all_filters",
 };
 G_STATIC_ASSERT(sizeof webkit == G_N_ELEMENTS(webkit_symbols) * sizeof(void (*)(void)));
 
@@ -83,6 +84,9 @@ typedef struct {
     WebKitWebView *view;
     char *html;
     char *base_uri;
+    /* Whether the document's own navigation (the load of `html`) has begun: every later
+       navigation is one the page made, or a click. */
+    gboolean document_started;
     DossierLinkHandler on_link;
     gpointer link_data;
     DossierLoadFinished on_finished;
@@ -103,24 +107,43 @@ static void webview_load_changed(WebKitWebView *view, int event, gpointer data) 
     if (event == WEBKIT_LOAD_FINISHED) webview_finish(data, TRUE);
 }
 
-/* Link clicks (and any navigation away from the document) go to the handler, never load. */
+/* The document loads once; after it, the page goes nowhere by itself. A link the user clicks
+   goes to the handler (a link within the page, to its own #fragment, scrolls there); every
+   other navigation is refused and the page stays: a meta refresh, a form, and any frame, to
+   file: or to the network (a frame could show a local file the page was not given). */
 static gboolean webview_decide_policy(WebKitWebView *view, WebKitPolicyDecision *decision, int type, gpointer data) {
     (void)view;
     DossierWebLoad *load = data;
-    if (type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION) {
-        /* Both kinds are WebKitNavigationPolicyDecisions. */
-        WebKitNavigationAction *action =
-            webkit.navigation_policy_decision_get_navigation_action((WebKitNavigationPolicyDecision *)decision);
-        if (webkit.navigation_action_get_navigation_type(action) == WEBKIT_NAVIGATION_TYPE_OTHER &&
-            type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) {
-            return FALSE; /* the document itself: default handling */
-        }
-        const char *uri = webkit.uri_request_get_uri(webkit.navigation_action_get_request(action));
-        if (load->on_link != NULL && uri != NULL) load->on_link(uri, load->link_data);
-        webkit.policy_decision_ignore(decision);
-        return TRUE;
+    if (type != WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && type != WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION) {
+        return FALSE;
     }
-    return FALSE;
+    /* Both kinds are WebKitNavigationPolicyDecisions. */
+    WebKitNavigationAction *action =
+        webkit.navigation_policy_decision_get_navigation_action((WebKitNavigationPolicyDecision *)decision);
+    int navigation = webkit.navigation_action_get_navigation_type(action);
+    const char *uri = webkit.uri_request_get_uri(webkit.navigation_action_get_request(action));
+    if (type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && !load->document_started &&
+        navigation == WEBKIT_NAVIGATION_TYPE_OTHER) {
+        load->document_started = TRUE;
+        return FALSE; /* the document itself: default handling */
+    }
+    if (navigation == WEBKIT_NAVIGATION_TYPE_LINK_CLICKED && uri != NULL) {
+        size_t base = strlen(load->base_uri);
+        if (type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && strncmp(uri, load->base_uri, base) == 0 &&
+            uri[base] == '#') {
+            return FALSE; /* a place in the page itself */
+        }
+        if (load->on_link != NULL) load->on_link(uri, load->link_data);
+    }
+    webkit.policy_decision_ignore(decision);
+    return TRUE;
+}
+
+static void webview_load_free(gpointer data) {
+    DossierWebLoad *load = data;
+    g_free(load->html);
+    g_free(load->base_uri);
+    g_free(load);
 }
 
 static void webview_filter_saved(GObject *source, GAsyncResult *result, gpointer data) {
@@ -166,6 +189,7 @@ void dossier_webview_load_offline(GtkWidget *view, const char *html, const char 
     load->link_data = link_data;
     load->on_finished = on_finished;
     load->finished_data = finished_data;
+    g_object_set_data_full(G_OBJECT(view), "dossier-web-load", load, webview_load_free);
     g_signal_connect(view, "decide-policy", G_CALLBACK(webview_decide_policy), load);
     g_signal_connect(view, "load-changed", G_CALLBACK(webview_load_changed), load);
     WebKitUserContentFilterStore *store = webkit.user_content_filter_store_new(store_path);
@@ -179,4 +203,12 @@ void dossier_webview_load_offline(GtkWidget *view, const char *html, const char 
     webkit.user_content_filter_store_save(store, "dossier-offline", source, NULL, webview_filter_saved, load);
     g_bytes_unref(source);
     g_object_unref(store);
+}
+
+void dossier_webview_load_remote_content(GtkWidget *view) {
+    DossierWebLoad *load = g_object_get_data(G_OBJECT(view), "dossier-web-load");
+    if (load == NULL) return;
+    webkit.user_content_manager_remove_all_filters(webkit.web_view_get_user_content_manager(load->view));
+    load->document_started = FALSE;
+    webkit.web_view_load_html(load->view, load->html, load->base_uri);
 }

@@ -292,6 +292,93 @@ final class PreviewerUITests: XCTestCase {
         }
     }
 
+    /// A page that redirects itself (meta refresh), frames a local file and a remote page, and
+    /// shows an image from a server on 127.0.0.1: the page stays itself, with a banner; the
+    /// server hears nothing until "Load Remote Content" is pressed, and then only the image,
+    /// never the redirect or the frames (nor the image inside the framed local file).
+    func testAPageThatRedirectsStaysAndItsRemoteContentLoadsOnlyWhenAsked() throws {
+        let folder = try TemporaryFolder("dossier-html-remote")
+        let log = folder.url.appendingPathComponent("requests.log")
+        let portFile = folder.url.appendingPathComponent("port")
+        DesktopSession.run(["/usr/bin/convert", "-size", "160x100", "xc:#00c000", folder.url.appendingPathComponent("beacon.png").path])
+        let server = try folder.write("beacon-server.py", """
+            import http.server, os, sys
+            folder = sys.argv[1]
+            png = open(os.path.join(folder, 'beacon.png'), 'rb').read()
+            log = open(os.path.join(folder, 'requests.log'), 'a', buffering=1)
+            class Beacon(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    log.write(self.path + '\\n')
+                    self.send_response(200)
+                    self.send_header('Content-Type', 'image/png')
+                    self.send_header('Content-Length', str(len(png)))
+                    self.end_headers()
+                    self.wfile.write(png)
+                def log_message(self, *arguments): pass
+            httpd = http.server.HTTPServer(('127.0.0.1', 0), Beacon)
+            with open(os.path.join(folder, 'port.new'), 'w') as f: f.write(str(httpd.server_port))
+            os.rename(os.path.join(folder, 'port.new'), os.path.join(folder, 'port'))
+            httpd.serve_forever()
+            """)
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let beacon = Process()
+        beacon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        beacon.arguments = [server.path, folder.url.path]
+        try beacon.run()
+        defer { beacon.terminate() }
+        XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: portFile.path) }, "the beacon server listens")
+        let port = try String(contentsOf: portFile, encoding: .utf8)
+        let origin = "http://127.0.0.1:\(port)"
+        try folder.write("framed.html", "<p>A local file the page framed</p><img src=\"\(origin)/from-frame.png\">\n")
+        let page = try folder.write("stays.html", """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=\(origin)/redirect"></head>
+            <body><h1>This page stays itself</h1><p>Its own text.</p>
+            <img src="\(origin)/beacon.png" alt="beacon">
+            <iframe src="framed.html"></iframe><iframe src="\(origin)/frame"></iframe>
+            </body></html>
+            """)
+        func requests() -> [String] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", page.path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Web page stays.html", timeout: 60), "the page is shown")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Remote content was blocked"), "the banner says so")
+        // The page draws its heading (dark pixels below the banner) and stays, its refresh refused.
+        var dark = 0
+        XCTAssertTrue(eventually(timeout: 15) {
+            dark = Self.darkPixels(DesktopSession.screenshot("html-remote-1-blocked"), x: 10, y: 100, width: 870, height: 560)
+            return dark > 500
+        }, "the page's heading is drawn (\(dark) dark pixels)")
+        XCTAssertEqual(requests(), [], "nothing reached the server before the button")
+
+        XCTAssertTrue(DesktopSession.activate("Load Remote Content", role: "push button"), "the banner's button is pressed")
+        XCTAssertTrue(eventually(timeout: 30) { requests().contains("/beacon.png") }, "the image is loaded: \(requests())")
+        // The image on screen: the page is the page, with its image, and not the redirect's target.
+        XCTAssertTrue(eventually(timeout: 15) {
+            Self.greenPixels(DesktopSession.screenshot("html-remote-2-loaded")) > 160 * 100 / 2
+        }, "the image shows in the page")
+        XCTAssertTrue(DesktopSession.accessibleNames().contains { $0.hasSuffix(": Web page stays.html") }, "still the page")
+        XCTAssertGreaterThan(Self.darkPixels(DesktopSession.screenshot("html-remote-2-loaded"), x: 10, y: 50, width: 870, height: 610),
+                             500, "with its heading")
+        XCTAssertEqual(Set(requests()), ["/beacon.png"], "only the image: no redirect, no frame")
+    }
+
+    /// How many pixels of a part of the screenshot are dark (text).
+    static func darkPixels(_ shot: URL, x: Int, y: Int, width: Int, height: Int) -> Int {
+        let text = DesktopSession.run(["/usr/bin/convert", shot.path, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage",
+                                       "-colorspace", "gray", "-threshold", "25%", "-format", "%[fx:round((1-mean)*w*h)]", "info:"])
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// How many pixels of the screenshot are the beacon's green.
+    static func greenPixels(_ shot: URL) -> Int {
+        let text = DesktopSession.run(["/usr/bin/convert", shot.path, "-fill", "black", "+opaque", "#00c000", "-fill", "white",
+                                       "-opaque", "#00c000", "-format", "%[fx:round(mean*w*h)]", "info:"])
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     func testALinkInAPDFOpensInTheDefaultBrowser() throws {
         let fixture = try ApplicationFixture()
         try fixture.addApp("browser", name: "Browser", types: ["x-scheme-handler/https"], exec: "\(fixture.recorder.path) browser %u")

@@ -23,9 +23,16 @@ GtkWidget *dossier_webview_new(void);
 
 /* Loads html (with base_uri for relative images) once a filter blocking every non-file URL
    is compiled into store_path; link clicks go to on_link; on_finished reports the end of
-   the load once (the page is then drawn). The load owns copies of its strings. */
+   the load once (the page is then drawn). The load owns copies of its strings. After the
+   page, nothing navigates by itself: only links the user clicks go anywhere (to on_link). */
 void dossier_webview_load_offline(GtkWidget *view, const char *html, const char *base_uri, const char *store_path,
                                   DossierLinkHandler on_link, gpointer link_data,
                                   DossierLoadFinished on_finished, gpointer finished_data);
+
+/* Loads the view's page again with its remote content (images, styles, fonts from the
+   network): for this page only, once the user asked. JavaScript stays off, and the page still
+   navigates nowhere by itself. Does nothing for a view that dossier_webview_load_offline did
+   not load. */
+void dossier_webview_load_remote_content(GtkWidget *view);
 
 #endif

@@ -7,8 +7,10 @@ import GObjectSupport
 
 /// HTML pages through WebKitGTK, with JavaScript off and nothing loaded from the network
 /// (a content filter blocks every URL that is not local), in a memory-only session; images
-/// next to the file still show. Links are not followed in the previewer: they go to the
-/// controller, which asks its delegate and opens them in the default browser.
+/// next to the file still show. A page that refers to remote content gets a banner that
+/// loads it, for this page only. The page goes nowhere by itself (a meta refresh or a frame
+/// is refused: it stays as it is), and links are not followed in the previewer: they go to
+/// the controller, which asks its delegate and opens them in the default browser.
 ///
 /// WebKitGTK is loaded the first time a page is shown (off the main thread), not when Dossier
 /// starts; without it the page says so.
@@ -20,26 +22,44 @@ public final class HTMLRenderer: PreviewRenderer {
     /// Holds the web view once WebKitGTK is loaded.
     public let view: Widget
     private var linkHandler: (@MainActor (URL) -> Void)?
+    /// "Remote content was blocked", over the page.
+    private let banner: Widget
+    private var web: Widget?
 
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     public init() {
-        view = makeBox(GTK_ORIENTATION_VERTICAL, [])
+        banner = dossier_banner_new(tr("Remote content was blocked"), tr("Load Remote Content"))
+        view = makeBox(GTK_ORIENTATION_VERTICAL, [banner])
         gtk_widget_set_vexpand(view, 1)
+        var signal: UnsafePointer<CChar>?
+        let button = dossier_banner_clicked_signal(banner, &signal)!
+        connectSignal(button, String(cString: signal!)) { [weak self] in
+            MainActor.assumeIsolated { self?.loadRemoteContent() }
+        }
+    }
+
+    /// The user asked: the page again, with its remote content, for this page only.
+    private func loadRemoteContent() {
+        guard let web else { return }
+        dossier_banner_set_revealed(banner, 0)
+        dossier_webview_load_remote_content(web)
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
-        let read = await Task.detached { () -> Result<String, PreviewError> in
+        let read = await Task.detached { () -> Result<(String, Bool), PreviewError> in
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
             }
             defer { try? handle.close() }
             let data = (try? handle.read(upToCount: HTMLRenderer.limit)) ?? Data()
-            return .success(String(decoding: data, as: UTF8.self))
+            let html = String(decoding: data, as: UTF8.self)
+            return .success((html, !RemoteContent.references(in: html).isEmpty))
         }.value
-        let html = try read.get()
+        let (html, refersToRemoteContent) = try read.get()
         let web = try await Self.makeWebView()
+        self.web = web
         gtk_box_append(cast(view), web)
         let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
         try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
@@ -58,6 +78,7 @@ public final class HTMLRenderer: PreviewRenderer {
         }
         guard loaded else { throw PreviewError(tr("The page could not be shown without loading remote content.")) }
         setAccessibleName(web, tr("Web page %s", item.displayTitle))
+        if refersToRemoteContent { dossier_banner_set_revealed(banner, 1) }
     }
 
     /// A web view, once WebKitGTK is loaded (the first time, off the main thread: it takes a
