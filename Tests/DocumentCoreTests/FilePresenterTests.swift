@@ -165,7 +165,10 @@ final class CoordinatedFileOperationTests: XCTestCase {
             FileCoordinator.removeFilePresenter(itemPresenter)
             FileCoordinator.removeFilePresenter(folderPresenter)
         }
-        let operations = FileOperations(trash: Trash(dataHome: folder.url.appendingPathComponent("data"), mounts: .only([])))
+        // The Trash lives outside the watched folder: made inside it, its own folders arrived
+        // as outside changes ("appeared data") among the coordinated notices.
+        let home = try TemporaryFolder()
+        let operations = FileOperations(trash: Trash(dataHome: home.url.appendingPathComponent("data"), mounts: .only([])))
         let renamed = try operations.rename(file, to: "final.txt")
         XCTAssertEqual(itemPresenter.events, ["save", "moved \(folder.url.appendingPathComponent("final.txt").path)"])
         XCTAssertEqual(folderPresenter.events, ["moved draft.txt → final.txt"])
