@@ -47,12 +47,16 @@ static void dossier_pixel_paintable_snapshot(GdkPaintable *paintable, GdkSnapsho
     int texture_width = gdk_texture_get_width(self->texture), texture_height = gdk_texture_get_height(self->texture);
     gboolean enlarged = width > texture_width || height > texture_height;
     graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
+    if (!enlarged) {
+        /* GTK's own filter when made smaller (newer renderers use mipmaps there). */
+        gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
+        return;
+    }
 #if GTK_CHECK_VERSION(4, 10, 0)
-    gtk_snapshot_append_scaled_texture(GTK_SNAPSHOT(snapshot), self->texture,
-                                       enlarged ? GSK_SCALING_FILTER_NEAREST : GSK_SCALING_FILTER_LINEAR, &bounds);
+    gtk_snapshot_append_scaled_texture(GTK_SNAPSHOT(snapshot), self->texture, GSK_SCALING_FILTER_NEAREST, &bounds);
 #else
     cairo_surface_t *surface = NULL;
-    if (enlarged && width * height <= PIXEL_PAINTABLE_CAIRO_LIMIT) surface = pixel_paintable_surface(self);
+    if (width * height <= PIXEL_PAINTABLE_CAIRO_LIMIT) surface = pixel_paintable_surface(self);
     if (surface == NULL) {
         gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
         return;

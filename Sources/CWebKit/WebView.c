@@ -123,7 +123,7 @@ static gboolean webview_decide_policy(WebKitWebView *view, WebKitPolicyDecision 
     int navigation = webkit.navigation_action_get_navigation_type(action);
     const char *uri = webkit.uri_request_get_uri(webkit.navigation_action_get_request(action));
     if (type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && !load->document_started &&
-        navigation == WEBKIT_NAVIGATION_TYPE_OTHER) {
+        navigation == WEBKIT_NAVIGATION_TYPE_OTHER && uri != NULL && strcmp(uri, load->base_uri) == 0) {
         load->document_started = TRUE;
         return FALSE; /* the document itself: default handling */
     }

@@ -9,6 +9,8 @@ final class RemoteContentTests: XCTestCase {
             <html><head>
             <link rel="stylesheet" href="https://cdn.example.com/site.css">
             <link rel="icon" href='http://example.com/favicon.ico'>
+            <link rel="canonical" href="https://example.com/this-page">
+            <link rel="preconnect" href="https://preconnect.example.com">
             <style>@import "https://fonts.example.com/font.css"; body { background: url(http://example.com/bg.png) }</style>
             </head><body>
             <img src="https://example.com/a.png" srcset="small.png 1x, https://example.com/a@2x.png 2x">
@@ -16,13 +18,21 @@ final class RemoteContentTests: XCTestCase {
             <iframe src=http://example.com/frame></iframe>
             <video poster="https://example.com/poster.jpg"></video>
             <img src="https://example.com/a.png">
+            <svg><image xlink:href="https://example.com/svg.png"/><a xlink:href="https://example.com/svg-link">x</a></svg>
             </body></html>
             """
         XCTAssertEqual(RemoteContent.references(in: html), [
-            "https://cdn.example.com/site.css", "http://example.com/favicon.ico", "https://example.com/a.png",
+            "https://cdn.example.com/site.css", "http://example.com/favicon.ico", "https://preconnect.example.com",
+            "https://example.com/a.png",
             "https://example.com/a@2x.png", "https://example.com/div.png", "http://example.com/frame",
-            "https://example.com/poster.jpg", "https://fonts.example.com/font.css", "http://example.com/bg.png",
+            "https://example.com/poster.jpg", "https://example.com/svg.png", "https://fonts.example.com/font.css",
+            "http://example.com/bg.png",
         ])
+    }
+
+    func testARemoteBaseMakesTheRelativeAddressesRemote() {
+        XCTAssertEqual(RemoteContent.references(in: #"<base href="https://example.com/"><img src="a.png">"#),
+                       ["https://example.com/"])
     }
 
     func testLinksAndLocalFilesAreNot() {

@@ -18,7 +18,9 @@ GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
    is drawn larger than they are: nearest-neighbour above 100 %, smoothed below, so pixel art
    and icons zoomed in show their pixels rather than a blur. Intrinsic size: the texture's.
    GTK 4.10's scaled textures where the headers have them; before, a cairo node with a
-   nearest filter (up to 4096 × 4096 drawn pixels, smoothed beyond). Main thread. */
+   nearest filter (up to 4096 × 4096 drawn pixels, smoothed beyond; drawn at scale 1, so on a
+   scale-2 display its pixel edges blend a little; it keeps a cairo copy of the texture once
+   enlarged). Main thread. */
 GdkPaintable *dossier_pixel_paintable_new(GdkTexture *texture);
 
 /* Keeps the shared memory that GTK's frames reach an X11 window through.

@@ -24,7 +24,8 @@ GtkWidget *dossier_webview_new(void);
 /* Loads html (with base_uri for relative images) once a filter blocking every non-file URL
    is compiled into store_path; link clicks go to on_link; on_finished reports the end of
    the load once (the page is then drawn). The load owns copies of its strings. After the
-   page, nothing navigates by itself: only links the user clicks go anywhere (to on_link). */
+   page, nothing navigates by itself: only links the user clicks go anywhere (to on_link).
+   Once per view. */
 void dossier_webview_load_offline(GtkWidget *view, const char *html, const char *base_uri, const char *store_path,
                                   DossierLinkHandler on_link, gpointer link_data,
                                   DossierLoadFinished on_finished, gpointer finished_data);

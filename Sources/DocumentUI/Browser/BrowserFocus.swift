@@ -11,17 +11,39 @@ extension DocumentBrowser {
     /// The view that shows the items in the current mode.
     var itemsView: Widget { viewMode == .grid ? grid.grid : list.columnView }
 
-    /// Focuses the items view once it is on screen (now, if it is).
+    /// Focuses the items view once it is on screen (now, if it is), unless the user puts the
+    /// focus somewhere else first.
     func focusItemsWhenShown() {
-        wantsItemsFocus = true
+        itemsFocusRequest = ItemsFocusRequest(focusThen: currentFocus.map { UnsafeMutableRawPointer($0) })
         focusItemsIfWanted()
     }
 
+    /// Focuses the items view now (the search field that had the focus is going away).
+    func focusItemsNow() {
+        itemsFocusRequest = nil
+        if gtk_widget_grab_focus(itemsView) == 0 { focusItemsWhenShown() }
+    }
+
     /// Gives the items view the focus it was promised, when it can take it: while it is on
-    /// screen, and never from a text field the user is typing in.
+    /// screen, and never from a text field the user is typing in. A promise the user overtook
+    /// (Tab to the sidebar while a slow folder loaded) is dropped: their choice stands.
     func focusItemsIfWanted() {
-        guard wantsItemsFocus, gtk_widget_get_mapped(itemsView) != 0, !isTyping else { return }
-        if gtk_widget_grab_focus(itemsView) != 0 { wantsItemsFocus = false }
+        guard let request = itemsFocusRequest, gtk_widget_get_mapped(itemsView) != 0, !isTyping else { return }
+        if let focus = currentFocus, UnsafeMutableRawPointer(focus) != request.focusThen, !holdsFocusByDefault(focus) {
+            itemsFocusRequest = nil
+            return
+        }
+        if gtk_widget_grab_focus(itemsView) != 0 { itemsFocusRequest = nil }
+    }
+
+    private var currentFocus: Widget? {
+        gtk_widget_get_root(widget).flatMap { gtk_root_get_focus($0) }
+    }
+
+    /// Where the focus is when no one chose it: the path bar (a new window's first focusable
+    /// widget) or the browser's own content (a spinner, a status page, the items).
+    private func holdsFocusByDefault(_ focus: Widget) -> Bool {
+        [pathBar, widget].contains { focus == $0 || gtk_widget_is_ancestor(focus, $0) != 0 }
     }
 
     /// The grid and the list take the focus promised to them once they are mapped: a window's
@@ -62,4 +84,9 @@ extension DocumentBrowser {
                 && g_type_check_instance_is_a(UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GTypeInstance.self),
                                               gtk_list_view_get_type()) != 0)
     }
+}
+
+/// The focus the items view was promised, and where the focus was then (compared, never used).
+struct ItemsFocusRequest {
+    let focusThen: UnsafeMutableRawPointer?
 }

@@ -40,8 +40,7 @@ extension DocumentBrowser {
                 self.scroll(to: self.scrollBeforeSearch ?? [0, 0])
                 self.scrollBeforeSearch = nil
                 // The search field is going away: its focus goes back to the items.
-                self.wantsItemsFocus = true
-                if gtk_widget_grab_focus(self.itemsView) != 0 { self.wantsItemsFocus = false }
+                self.focusItemsNow()
             }
             self.actionGroup.setState("search", active)
         }
@@ -150,12 +149,14 @@ extension DocumentBrowser {
         case GDK_KEY_Escape where search.isActive && renaming == nil: search.isActive = false
         case GDK_KEY_Menu where modifiers == 0 && !typing: presentOptionsMenuForSelection()
         case GDK_KEY_F10 where modifiers == GDK_SHIFT_MASK.rawValue && !typing: presentOptionsMenuForSelection()
-        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter where modifiers == 0 && itemsViewItselfHasFocus:
+        case let enter where Self.enterKeys.contains(enter) && modifiers == 0 && itemsViewItselfHasFocus:
             open(selectedURLs)
-        default: return modifiers == 0 && selectFirstItemForArrow(key)
+        default: return modifiers == 0 && !typing && selectFirstItemForArrow(key)
         }
         return true
     }
+
+    private static let enterKeys = [GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter]
 
     /// Whether keys go to a text field: the search field, or the inline rename's entry
     /// (a popover's keys pass through the browser on their way up).

@@ -63,8 +63,8 @@ public final class DocumentBrowser {
     var clipboardHoldsCut = false
     /// Where the grid and the list were scrolled when the search began (restored after it).
     var scrollBeforeSearch: [Double]?
-    /// Whether the items view takes the keyboard focus once it is on screen (BrowserFocus).
-    var wantsItemsFocus = true
+    /// The keyboard focus promised to the items view once it is on screen (BrowserFocus).
+    var itemsFocusRequest: ItemsFocusRequest?
 
     /// A browser showing `location`.
     public convenience init(location: BrowserLocation) {
@@ -190,7 +190,7 @@ public final class DocumentBrowser {
         didSet {
             guard viewMode != oldValue else { return }
             // The other view keeps the focus the hidden one had.
-            if itemsViewHasFocus { wantsItemsFocus = true }
+            if itemsViewHasFocus { itemsFocusRequest = ItemsFocusRequest(focusThen: nil) }
             applyViewMode()
             controls.show(viewMode)
             actionGroup.setState("view-mode", viewMode.rawValue)
