@@ -36,9 +36,11 @@ let package = Package(
         .target(name: "CArchive", dependencies: ["CGLib", "CLoader"]),
         // Pictures GTK 4.8's cairo renderer draws without converting them on every frame.
         .target(name: "CDisplay", dependencies: ["CGtk"]),
+        // Text in legacy encodings: the charset detector (see DocumentCore/Text/CharsetDetector.swift).
+        .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive", "CPoppler"]),
         .executableTarget(
             name: "Dossier",
