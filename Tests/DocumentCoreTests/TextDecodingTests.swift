@@ -1,0 +1,185 @@
+@testable import DocumentCore
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// Text files in the encodings people have: each sample is written by iconv(1) from its
+/// Unicode text, then read back and compared with that text.
+final class TextDecodingTests: XCTestCase {
+    static let chinese = """
+        北京是中华人民共和国的首都，也是全国的政治中心和文化中心。
+        这座城市有三千多年的建城史，保存着大量的古代建筑，例如故宫、天坛和颐和园。
+        每年都有成千上万的游客来这里参观，品尝烤鸭，感受胡同里的日常生活。
+
+        """
+    static let traditionalChinese = """
+        臺北是臺灣最大的城市，也是政治、經濟與文化的中心。
+        這座城市以美食聞名，夜市裡有各式各樣的小吃，例如滷肉飯、蚵仔煎和珍珠奶茶。
+        每到週末，許多人會到陽明山散步，或是在淡水河邊欣賞夕陽。
+
+        """
+    static let japanese = """
+        東京は日本の首都であり、世界でも有数の大都市です。
+        春になると上野公園や千鳥ヶ淵の桜が満開になり、多くの人がお花見を楽しみます。
+        私は毎朝電車に乗って会社へ行きますが、とても混雑しているので本を読むことはできません。
+
+        """
+    static let korean = """
+        서울은 대한민국의 수도이며 한강을 따라 발전한 큰 도시입니다.
+        봄에는 여의도에서 벚꽃 축제가 열리고, 가을에는 북한산의 단풍이 아름답습니다.
+        저는 주말마다 친구들과 함께 시장에 가서 떡볶이와 김밥을 먹습니다.
+
+        """
+    static let western = """
+        Größere Städte wie München, Köln und Düsseldorf liegen nicht weit voneinander entfernt.
+        Im Frühling trifft man sich gern im Café, trinkt einen Kaffee und isst ein Stück Käsekuchen.
+        Les élèves français étudient à l'école jusqu'à l'âge de dix-huit ans, même le samedi matin — « voilà ».
+
+        """
+
+    /// `text` in `charset`, as iconv(1) writes it.
+    static func encoded(_ text: String, as charset: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
+        process.arguments = ["-f", "UTF-8", "-t", charset]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "iconv wrote \(charset)")
+        return data
+    }
+
+    /// Decoded with an English locale as the tie-breaker: the detector alone finds these.
+    private func assertDecodes(_ text: String, from charset: String, as encoding: TextEncoding,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let data = try Self.encoded(text, as: charset)
+        XCTAssertNotEqual(data, Data(text.utf8), "\(charset) differs from UTF-8", file: file, line: line)
+        let decoded = TextEncoding.decode(data, locale: .windows1252)
+        XCTAssertEqual(decoded.encoding, encoding, charset, file: file, line: line)
+        XCTAssertEqual(decoded.text, text, charset, file: file, line: line)
+    }
+
+    func testSimplifiedChineseInGB18030() throws {
+        try assertDecodes(Self.chinese, from: "GB18030", as: .gb18030)
+    }
+
+    func testGBKAndGB2312AreReadAsGB18030() throws {
+        try assertDecodes(Self.chinese, from: "GBK", as: .gb18030)
+        try assertDecodes(Self.chinese, from: "GB2312", as: .gb18030)
+    }
+
+    func testTraditionalChineseInBig5() throws {
+        try assertDecodes(Self.traditionalChinese, from: "BIG5", as: .big5)
+    }
+
+    func testJapaneseInShiftJISAndEUCJP() throws {
+        try assertDecodes(Self.japanese, from: "SHIFT_JIS", as: .shiftJIS)
+        try assertDecodes(Self.japanese, from: "EUC-JP", as: .eucJP)
+    }
+
+    func testABackslashInShiftJISStaysABackslash() throws {
+        let text = Self.japanese + "C:\\Users\\tanaka\\書類\\メモ.txt\n"
+        try assertDecodes(text, from: "CP932", as: .shiftJIS)
+    }
+
+    func testKoreanInEUCKR() throws {
+        try assertDecodes(Self.korean, from: "EUC-KR", as: .eucKR)
+    }
+
+    func testGermanAndFrenchInWindows1252() throws {
+        try assertDecodes(Self.western + "Prix : 20 € – “Qualität”\n", from: "WINDOWS-1252", as: .windows1252)
+    }
+
+    func testUTF16WithAByteOrderMark() throws {
+        let text = Self.chinese + Self.western
+        for (charset, encoding, mark) in [("UTF-16LE", TextEncoding.utf16LittleEndian, Data([0xFF, 0xFE])),
+                                          ("UTF-16BE", TextEncoding.utf16BigEndian, Data([0xFE, 0xFF]))] {
+            let decoded = TextEncoding.decode(mark + (try Self.encoded(text, as: charset)), locale: .windows1252)
+            XCTAssertEqual(decoded.encoding, encoding, charset)
+            XCTAssertEqual(decoded.text, text, "\(charset): the text, without the mark")
+        }
+    }
+
+    func testUTF32WithAByteOrderMark() throws {
+        let text = Self.korean
+        let decoded = TextEncoding.decode(Data([0xFF, 0xFE, 0, 0]) + (try Self.encoded(text, as: "UTF-32LE")), locale: .windows1252)
+        XCTAssertEqual(decoded, DecodedText(text: text, encoding: .utf32LittleEndian))
+    }
+
+    func testUTF8WithAndWithoutAByteOrderMark() {
+        let text = Self.japanese + Self.western
+        XCTAssertEqual(TextEncoding.decode(Data(text.utf8)), DecodedText(text: text, encoding: .utf8))
+        XCTAssertEqual(TextEncoding.decode(Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)), DecodedText(text: text, encoding: .utf8),
+                       "the mark is not part of the text")
+        XCTAssertEqual(TextEncoding.decode(Data()), DecodedText(text: "", encoding: .utf8))
+    }
+
+    /// The previewer and the thumbnailer read a file's first bytes: a cut inside a character
+    /// leaves UTF-8 UTF-8 (the cut character is left out), and a cut GB18030 file GB18030.
+    func testAPrefixCutInsideACharacterKeepsItsEncoding() throws {
+        let firstLine = Self.chinese.prefix { $0 != "\n" }  // characters of three bytes each
+        let utf8 = Data(firstLine.utf8)
+        for kept in [1, 2] {
+            let decoded = TextEncoding.decode(utf8.prefix(utf8.count - 3 + kept))
+            XCTAssertEqual(decoded.encoding, .utf8, "\(kept) bytes of the last character")
+            XCTAssertEqual(decoded.text, String(firstLine.dropLast()), "the text up to the cut character")
+        }
+        let gb = try Self.encoded(Self.chinese, as: "GB18030")
+        let lineBytes = try Self.encoded(String(firstLine), as: "GB18030").count
+        let cut = TextEncoding.decode(gb.prefix(lineBytes - 1), locale: .windows1252)  // half of "。"
+        XCTAssertEqual(cut.encoding, .gb18030)
+        XCTAssertEqual(cut.text, String(firstLine.dropLast()))
+    }
+
+    /// Text the detector cannot place is read in the locale's old encoding: a few words of
+    /// Chinese mean GB18030 to someone in China, Big5 in Taiwan.
+    func testTheLocaleBreaksTies() {
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "zh_CN.UTF-8"), .gb18030)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "zh_TW.UTF-8"), .big5)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "zh_HK"), .big5)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "ja_JP.UTF-8"), .shiftJIS)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "ko_KR.UTF-8"), .eucKR)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "ru_RU.UTF-8"), .windows1251)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "de_DE.UTF-8"), .windows1252)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: "C.UTF-8"), .windows1252)
+        XCTAssertEqual(TextEncoding.legacy(forLocale: ""), .windows1252)
+    }
+
+    /// Bytes every guess fails on end in Windows-1252, where every byte means something.
+    func testBytesNothingReadsEndInWindows1252() {
+        let bytes = Data((0x80...0xFF).map { UInt8($0) } + [0x0A])
+        let decoded = TextEncoding.decode(bytes, locale: .shiftJIS)
+        XCTAssertFalse(decoded.text.isEmpty)
+        XCTAssertFalse(decoded.text.contains("\u{FFFD}"), "read in \(decoded.encoding.name), every byte means something")
+        XCTAssertEqual(TextEncoding.windows1252.decode(Data([0x80, 0x81, 0x9F, 0xE9])), "€\u{81}Ÿé")
+    }
+
+    /// Re-opening in another encoding always shows something: bytes that mean nothing in it
+    /// become U+FFFD.
+    func testDecodingAsAChosenEncodingNeverFails() throws {
+        let gb = try Self.encoded(Self.chinese, as: "GB18030")
+        XCTAssertEqual(TextEncoding.gb18030.decode(gb), Self.chinese)
+        let asJapanese = TextEncoding.shiftJIS.decode(gb)
+        XCTAssertFalse(asJapanese.isEmpty)
+        XCTAssertNotEqual(asJapanese, Self.chinese)
+        XCTAssertTrue(TextEncoding.utf8.decode(gb).contains("\u{FFFD}"), "GB18030 is not UTF-8")
+        let utf16 = try Self.encoded("ab", as: "UTF-16LE") + Data([0x00, 0xDC]) + (try Self.encoded("c", as: "UTF-16LE"))
+        XCTAssertEqual(TextEncoding.utf16LittleEndian.decode(utf16), "ab\u{FFFD}c", "a lone surrogate, skipped as one unit")
+        XCTAssertEqual(TextEncoding("NO-SUCH-CHARSET").decode(Data("abc".utf8)), "abc")
+    }
+
+    /// Hostile files: random bytes of every length finish, and decode to something.
+    func testRandomBytesNeverHangOrCrash() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [1, 2, 3, 7, 64, 1000, 70_000, 300_000] {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let decoded = TextEncoding.decode(bytes)
+            XCTAssertFalse(decoded.text.isEmpty && length > 4, "\(length) random bytes")
+        }
+    }
+}
