@@ -15,11 +15,7 @@ enum TextThumbnailer {
         }
         let data = (try? handle.read(upToCount: bytesRead)) ?? Data()
         try? handle.close()
-        // Invalid UTF-8 (a Latin-1 file, a cut in the middle of a character) is shown repaired.
-        let text = String(decoding: data, as: UTF8.self)
-            .split(separator: "\n", maxSplits: linesShown, omittingEmptySubsequences: false)
-            .prefix(linesShown).joined(separator: "\n")
-            .replacingOccurrences(of: "\t", with: "    ")
+        let text = page(of: data)
 
         // A portrait page, the height of the square, with a thin border and a margin.
         let height = edge
@@ -56,5 +52,14 @@ enum TextThumbnailer {
             throw .decodingFailed(name: source.name, reason: tr("the text could not be drawn"))
         }
         return image
+    }
+
+    /// The text drawn for a file that starts with `data`: its first lines, decoded in the file's
+    /// encoding (GB18030, UTF-16… as the previewer reads it), tabs as four spaces.
+    static func page(of data: Data) -> String {
+        TextEncoding.decode(data).text
+            .split(separator: "\n", maxSplits: linesShown, omittingEmptySubsequences: false)
+            .prefix(linesShown).joined(separator: "\n")
+            .replacingOccurrences(of: "\t", with: "    ")
     }
 }

@@ -1,0 +1,47 @@
+import CImaging
+@testable import DocumentCore
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// A text file's thumbnail shows its text in its encoding: a GB18030 or UTF-16 file draws
+/// the same page as the same text in UTF-8, not mojibake.
+final class TextThumbnailerTests: XCTestCase {
+    private func thumbnail(_ file: URL) throws -> Pixbuf {
+        var source = try ThumbnailSource(url: file)
+        return try TextThumbnailer.thumbnail(of: &source, edge: 256)
+    }
+
+    /// Kept with the UI tests' screenshots, to be looked at.
+    private func keep(_ image: Pixbuf, as name: String) throws {
+        try FileManager.default.createDirectory(at: Screenshots.folder, withIntermediateDirectories: true)
+        try image.savePNG(to: Screenshots.folder.appendingPathComponent(name + ".png"), text: [])
+    }
+
+    private func pixels(_ image: Pixbuf) -> Data {
+        let length = Int(gdk_pixbuf_get_byte_length(image.pointer))
+        return Data(bytes: gdk_pixbuf_read_pixels(image.pointer), count: length)
+    }
+
+    func testTheThumbnailOfAGB18030FileIsDrawnFromItsDecodedText() throws {
+        let folder = try TemporaryFolder()
+        let text = TextDecodingTests.chinese
+        let gb = try folder.write("gb18030.txt", bytes: Array(try TextDecodingTests.encoded(text, as: "GB18030")))
+        let utf8 = try folder.write("utf8.txt", text)
+        XCTAssertEqual(TextThumbnailer.page(of: try Data(contentsOf: gb)), text, "the page's text is the Chinese text")
+        let image = try thumbnail(gb)
+        XCTAssertEqual(pixels(image), pixels(try thumbnail(utf8)), "drawn as the same text in UTF-8 is")
+        try keep(image, as: "thumbnail-gb18030")
+    }
+
+    func testTheThumbnailOfAUTF16FileIsDrawnFromItsDecodedText() throws {
+        let folder = try TemporaryFolder()
+        let text = TextDecodingTests.korean + TextDecodingTests.western
+        let utf16 = try folder.write("utf16.txt", bytes: [0xFF, 0xFE] + Array(try TextDecodingTests.encoded(text, as: "UTF-16LE")))
+        let utf8 = try folder.write("utf8.txt", text)
+        XCTAssertEqual(TextThumbnailer.page(of: try Data(contentsOf: utf16)), text, "the page's text, without the byte order mark")
+        let image = try thumbnail(utf16)
+        XCTAssertEqual(pixels(image), pixels(try thumbnail(utf8)), "drawn as the same text in UTF-8 is")
+        try keep(image, as: "thumbnail-utf16")
+    }
+}
