@@ -27,6 +27,8 @@ packages=(
   shared-mime-info gettext locales desktop-file-utils appstream meson ninja-build
   # tests: a display, a session bus, accessibility, input, screenshots, a GTK 4 peer for drag and drop
   xvfb xauth dbus dbus-x11 at-spi2-core python3-gi gir1.2-gtk-4.0 python3-dogtail xdotool x11-utils xclip imagemagick
+  # tests: text in Chinese, Japanese and Korean drawn with real glyphs (the encodings tests look at them)
+  fonts-wqy-microhei
   # samples and benchmarks: file(1) is the peer the type detection is measured against
   file ffmpeg fonts-dejavu-core zip poppler-utils
   # tags: getfattr/setfattr read and write user.xdg.tags as other programs do
@@ -51,7 +53,8 @@ as_root() {
 installable() {
   local package
   for package in "$@"; do
-    if apt-cache show "$package" 2>/dev/null | grep -q '^Package:'; then echo "$package"; fi
+    # grep reads to the end: with pipefail, -q's early exit would fail apt-cache with SIGPIPE
+    if apt-cache show "$package" 2>/dev/null | grep '^Package:' >/dev/null; then echo "$package"; fi
   done
 }
 if ((${#missing[@]})) && compgen -G '/var/lib/apt/lists/*_Packages' >/dev/null; then
