@@ -4,54 +4,16 @@ import Foundation
 import XCTest
 
 /// Text files in the encodings people have: each sample is written by iconv(1) from its
-/// Unicode text, then read back and compared with that text.
+/// Unicode text (`EncodedTexts`), then read back and compared with that text.
 final class TextDecodingTests: XCTestCase {
-    static let chinese = """
-        北京是中华人民共和国的首都，也是全国的政治中心和文化中心。
-        这座城市有三千多年的建城史，保存着大量的古代建筑，例如故宫、天坛和颐和园。
-        每年都有成千上万的游客来这里参观，品尝烤鸭，感受胡同里的日常生活。
+    static let chinese = EncodedTexts.chinese
+    static let traditionalChinese = EncodedTexts.traditionalChinese
+    static let japanese = EncodedTexts.japanese
+    static let korean = EncodedTexts.korean
+    static let western = EncodedTexts.western
 
-        """
-    static let traditionalChinese = """
-        臺北是臺灣最大的城市，也是政治、經濟與文化的中心。
-        這座城市以美食聞名，夜市裡有各式各樣的小吃，例如滷肉飯、蚵仔煎和珍珠奶茶。
-        每到週末，許多人會到陽明山散步，或是在淡水河邊欣賞夕陽。
-
-        """
-    static let japanese = """
-        東京は日本の首都であり、世界でも有数の大都市です。
-        春になると上野公園や千鳥ヶ淵の桜が満開になり、多くの人がお花見を楽しみます。
-        私は毎朝電車に乗って会社へ行きますが、とても混雑しているので本を読むことはできません。
-
-        """
-    static let korean = """
-        서울은 대한민국의 수도이며 한강을 따라 발전한 큰 도시입니다.
-        봄에는 여의도에서 벚꽃 축제가 열리고, 가을에는 북한산의 단풍이 아름답습니다.
-        저는 주말마다 친구들과 함께 시장에 가서 떡볶이와 김밥을 먹습니다.
-
-        """
-    static let western = """
-        Größere Städte wie München, Köln und Düsseldorf liegen nicht weit voneinander entfernt.
-        Im Frühling trifft man sich gern im Café, trinkt einen Kaffee und isst ein Stück Käsekuchen.
-        Les élèves français étudient à l'école jusqu'à l'âge de dix-huit ans, même le samedi matin — « voilà ».
-
-        """
-
-    /// `text` in `charset`, as iconv(1) writes it.
     static func encoded(_ text: String, as charset: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
-        process.arguments = ["-f", "UTF-8", "-t", charset]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "iconv wrote \(charset)")
-        return data
+        try EncodedTexts.encoded(text, as: charset)
     }
 
     /// Decoded with an English locale as the tie-breaker: the detector alone finds these.

@@ -303,6 +303,13 @@ public final class PreviewController {
            gtk_widget_get_ancestor(focus, gtk_popover_get_type()) != nil || dossier_focus_wants_keys(focus) != 0 {
             return false  // a menu, a text field, or a dialog inside the window (New Tag…)
         }
+        // A menu button in the item (the text's encoding), reached with Tab, opens with the
+        // keys of a button rather than closing or opening the item.
+        if let window, let focus = gtk_root_get_focus(OpaquePointer(window.window)),
+           gtk_widget_get_ancestor(focus, gtk_menu_button_get_type()) != nil, gtk_widget_is_ancestor(focus, window.stack) != 0,
+           [GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_space].contains(Int32(key)) {
+            return false
+        }
         let control = state & GDK_CONTROL_MASK.rawValue != 0
         let modifiers = state & (GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue)
         // The host's keys first, and only unmodified (Shift+Delete is not Delete): Enter on a

@@ -5,7 +5,8 @@ import GObjectSupport
 
 /// Text and source code in a GtkSourceView: highlighting for the file's language, line
 /// numbers, selectable text. Only the first `limit` bytes are read, so a 200 MB log opens as
-/// fast as a small one; a note says when the file is longer.
+/// fast as a small one; a note says when the file is longer. The text is read in its encoding
+/// (`TextEncoding.decode`), named under it in a menu that re-opens it in another.
 @MainActor
 public final class TextRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.text]
@@ -14,6 +15,11 @@ public final class TextRenderer: PreviewRenderer {
     public let view: Widget
     private let source: Widget
     private let note: Widget
+    private let encodingMenu = EncodingMenu()
+    /// The bytes read, kept to decode them again in another encoding.
+    private var bytes = Data()
+    /// Counts the texts put in the buffer: the rest of an older one must not follow a newer.
+    private var generation = 0
 
     public init() {
         let buffer = gtk_source_buffer_new(nil)
@@ -32,7 +38,14 @@ public final class TextRenderer: PreviewRenderer {
         gtk_widget_set_visible(note, 0)
         gtk_widget_set_margin_top(note, 6)
         gtk_widget_set_margin_bottom(note, 6)
-        view = makeBox(GTK_ORIENTATION_VERTICAL, [note, scrolled])
+        // A status line under the text, as in a text editor: the encoding, quiet at the end.
+        gtk_widget_set_halign(encodingMenu.button, GTK_ALIGN_END)
+        gtk_widget_set_margin_end(encodingMenu.button, 6)
+        gtk_widget_set_margin_top(encodingMenu.button, 2)
+        gtk_widget_set_margin_bottom(encodingMenu.button, 2)
+        view = makeBox(GTK_ORIENTATION_VERTICAL, [note, scrolled, encodingMenu.button])
+        encodingMenu.install(on: view)
+        encodingMenu.onChoose = { [weak self] encoding in self?.reopen(as: encoding) }
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
@@ -43,7 +56,10 @@ public final class TextRenderer: PreviewRenderer {
         } else {
             read = await Task.detached { Self.read(url, type: type) }.value
         }
-        let (text, size, language) = try read.get().parts
+        let contents = try read.get()
+        let (text, size, language) = contents.parts
+        bytes = contents.bytes
+        encodingMenu.show(contents.encoding)
         let buffer = gtk_text_view_get_buffer(cast(source))
         if let language {
             gtk_source_buffer_set_language(cast(buffer), language.pointer)
@@ -52,18 +68,7 @@ public final class TextRenderer: PreviewRenderer {
         if let scheme = gtk_source_style_scheme_manager_get_scheme(schemes, "Adwaita") {
             gtk_source_buffer_set_style_scheme(cast(buffer), scheme)
         }
-        // A screenful first, so the first frame waits for no more than it shows; the rest of
-        // the text (up to `limit`) follows once that frame is drawn.
-        let (first, rest) = Self.split(text, at: Self.firstScreen)
-        gtk_text_buffer_set_text(buffer, first, -1)
-        if !rest.isEmpty {
-            MainLoopIdle.run { [source] in
-                let buffer = gtk_text_view_get_buffer(cast(source))
-                var end = GtkTextIter()
-                gtk_text_buffer_get_end_iter(buffer, &end)
-                gtk_text_buffer_insert(buffer, &end, rest, -1)
-            }
-        }
+        show(text)
         if size > Int64(Self.limit) {
             let shown = takeString(g_format_size(guint64(Self.limit))) ?? ""
             let total = takeString(g_format_size(guint64(size))) ?? ""
@@ -72,6 +77,46 @@ public final class TextRenderer: PreviewRenderer {
         }
         setAccessibleName(source, tr("Text of %s", item.displayTitle))
     }
+
+    /// Puts `text` in the view. A screenful first, so the first frame waits for no more than it
+    /// shows; the rest of the text (up to `limit`) follows once that frame is drawn.
+    private func show(_ text: String) {
+        generation += 1
+        let shown = generation
+        let (first, rest) = Self.split(text, at: Self.firstScreen)
+        gtk_text_buffer_set_text(gtk_text_view_get_buffer(cast(source)), first, -1)
+        guard !rest.isEmpty else { return }
+        MainLoopIdle.run { [weak self] in
+            guard let self, self.generation == shown else { return }
+            let buffer = gtk_text_view_get_buffer(cast(self.source))
+            var end = GtkTextIter()
+            gtk_text_buffer_get_end_iter(buffer, &end)
+            gtk_text_buffer_insert(buffer, &end, rest, -1)
+        }
+    }
+
+    /// Decodes the bytes read again in `encoding`, off the main thread, and shows that text.
+    func reopen(as encoding: TextEncoding) {
+        let bytes = bytes
+        generation += 1
+        let asked = generation
+        Task { @MainActor [weak self] in
+            let text = await Task.detached { encoding.decode(bytes) }.value
+            guard let self, self.generation == asked else { return }  // another choice came since
+            self.show(text)
+        }
+    }
+
+    /// The text shown (for tests: what a screen reader reads of the view).
+    var text: String {
+        let buffer = gtk_text_view_get_buffer(cast(source))
+        var start = GtkTextIter(), end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        return takeString(gtk_text_buffer_get_text(buffer, &start, &end, 0)) ?? ""
+    }
+
+    /// The encoding the text is shown in.
+    var encodingMenuButton: Widget { encodingMenu.button }
 
     /// About a screen of text, in bytes: what the first frame shows of a long file.
     nonisolated static let firstScreen = 16 << 10
@@ -103,9 +148,11 @@ public final class TextRenderer: PreviewRenderer {
         return (String(text[..<index]), String(text[index...]))
     }
 
-    /// The start of a text file (`limit` bytes), its size and its language.
+    /// The start of a text file (`limit` bytes) as read and as decoded, its size and its language.
     struct Read: Sendable {
         let text: String
+        let encoding: TextEncoding
+        let bytes: Data
         let size: Int64
         let language: LanguageReference?
         var parts: (String, Int64, LanguageReference?) { (text, size, language) }
@@ -120,8 +167,8 @@ public final class TextRenderer: PreviewRenderer {
         let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
         try? handle.seek(toOffset: 0)
         let data = (try? handle.read(upToCount: limit)) ?? Data()
-        // Invalid UTF-8 (Latin-1 files, a cut inside a character) shows repaired.
-        return .success(Read(text: String(decoding: data, as: UTF8.self), size: size,
+        let decoded = TextEncoding.decode(data)
+        return .success(Read(text: decoded.text, encoding: decoded.encoding, bytes: data, size: size,
                              language: guessLanguage(url.lastPathComponent, type.identifier)))
     }
 
