@@ -53,12 +53,22 @@ enum CharsetConversion {
     /// unassigned ones to the C1 controls of the same value, where glibc's iconv would fail),
     /// which makes it the last resort for bytes nothing else reads.
     static func decodeWindows1252(_ bytes: UnsafeRawBufferPointer) -> String {
-        var scalars = String.UnicodeScalarView()
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 4)
         for byte in bytes {
-            let value = (0x80...0x9F).contains(byte) ? windows1252High[Int(byte) - 0x80] : UInt32(byte)
-            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+            if byte < 0x80 {
+                output.append(byte)
+                continue
+            }
+            let value = byte <= 0x9F ? windows1252High[Int(byte) - 0x80] : UInt32(byte)
+            // UTF-8 of U+0080…U+FFFF: two bytes below U+0800, three from there.
+            if value < 0x800 {
+                output.append(contentsOf: [UInt8(0xC0 | value >> 6), UInt8(0x80 | value & 0x3F)])
+            } else {
+                output.append(contentsOf: [UInt8(0xE0 | value >> 12), UInt8(0x80 | value >> 6 & 0x3F), UInt8(0x80 | value & 0x3F)])
+            }
         }
-        return String(scalars)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// 0x80–0x9F in Windows-1252; the rest of the code page is ISO-8859-1.

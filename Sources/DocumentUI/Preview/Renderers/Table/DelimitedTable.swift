@@ -65,11 +65,32 @@ final class DelimitedTable: Sendable {
         } catch {
             throw PreviewError(tr("The file could not be read: %s", error.localizedDescription))
         }
-        let table = data.withUnsafeBytes { raw in
+        let (text, isCut) = utf8(data)
+        var table = text.withUnsafeBytes { raw in
             parse(raw.bindMemory(to: UInt8.self), separator: separator)
+        }
+        if isCut, !table.isTruncated {
+            table = DelimitedTable(text: table.text, cellEnds: table.cellEnds, rowStarts: table.rowStarts,
+                                   columnCount: table.columnCount, isTruncated: true)
         }
         guard table.rowCount > 0 else { throw PreviewError(tr("The table is empty.")) }
         return table
+    }
+
+    /// Decoded into UTF-8 at most: a table in another encoding is this much of a file.
+    static let legacyLimit = 64 << 20
+
+    /// The table's text in UTF-8. A UTF-8 file (nearly all) is parsed where it lies, mapped;
+    /// one in another encoding (a spreadsheet's export in Windows-1252 or GB18030, Excel's
+    /// UTF-16 "Unicode text") is decoded first, in the encoding its start is in, up to
+    /// `legacyLimit` bytes cut after the last whole line (`isCut` then).
+    static func utf8(_ data: Data) -> (text: Data, isCut: Bool) {
+        let encoding = TextEncoding.decode(data.prefix(64 << 10)).encoding
+        guard encoding != .utf8 else { return (data, false) }
+        let isCut = data.count > legacyLimit
+        let text = encoding.decode(data.prefix(legacyLimit))
+        guard isCut, let lastLineEnd = text.utf8.lastIndex(of: newline) else { return (Data(text.utf8), isCut) }
+        return (Data(text.utf8[...lastLineEnd]), true)
     }
 
     static let quote = UInt8(ascii: "\""), newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
