@@ -54,7 +54,7 @@ public final class HTMLRenderer: PreviewRenderer {
             }
             defer { try? handle.close() }
             let data = (try? handle.read(upToCount: HTMLRenderer.limit)) ?? Data()
-            let html = String(decoding: data, as: UTF8.self)
+            let html = TextEncoding.decode(data).text
             return .success((html, !RemoteContent.references(in: html).isEmpty))
         }.value
         let (html, refersToRemoteContent) = try read.get()

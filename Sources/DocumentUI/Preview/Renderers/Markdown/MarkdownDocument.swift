@@ -42,7 +42,7 @@ struct MarkdownDocument: Sendable {
         let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
         try? handle.seek(toOffset: 0)
         let data = (try? handle.read(upToCount: limit)) ?? Data()
-        let source = String(decoding: data, as: UTF8.self)
+        let source = TextEncoding.decode(data).text
         var parser = MarkdownBlockParser()
         let parsed = parser.parse(source)
         let inlines = MarkdownInlines(references: parser.references, base: url.deletingLastPathComponent())
