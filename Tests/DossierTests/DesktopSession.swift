@@ -167,6 +167,17 @@ enum DesktopSession {
         return done
     }
 
+    /// The text of the first node named `name` (a text view's whole text, as a screen reader
+    /// reads it), or nil when there is no such node.
+    static func text(of name: String, inApp app: String = "dossier") -> String? {
+        let output = onNode(named: name, inAppMatching: "application.name == '\(app)'", """
+            text = node.queryText()
+            sys.stdout.write('TEXT:' + text.getText(0, text.characterCount))
+            """)
+        guard let start = output.range(of: "TEXT:") else { return nil }
+        return String(output[start.upperBound...])
+    }
+
     /// Runs the Python lines `body` (indented by the caller's literal) on the first node named
     /// `name` in the first application for which `condition` holds; returns what it printed.
     private static func onNode(named name: String, role: String? = nil, inAppMatching condition: String,
@@ -174,6 +185,7 @@ enum DesktopSession {
         let roleTest = role.map { " and node.getRoleName() == '\($0)'" } ?? ""
         let indentedBody = body.split(separator: "\n").map { "            " + $0 }.joined(separator: "\n")
         let script = namePrelude + """
+            import sys
             def find(node, depth):
                 try:
                     if name_of(node) == '\(name)'\(roleTest): return node

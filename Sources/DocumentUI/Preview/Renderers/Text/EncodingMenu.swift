@@ -1,5 +1,6 @@
 import CGtk
 import DocumentCore
+import Foundation
 import GObjectSupport
 
 /// The text's encoding under the text, as a menu button: its label names the encoding the
@@ -17,7 +18,8 @@ final class EncodingMenu {
         let menu = g_menu_new()!
         let section = g_menu_new()!
         for encoding in TextEncoding.choices {
-            let item = g_menu_item_new(encoding.title, nil)!
+            // Menu labels take "_" for a mnemonic: "Shift_JIS" keeps its own.
+            let item = g_menu_item_new(encoding.title.replacingOccurrences(of: "_", with: "__"), nil)!
             g_menu_item_set_action_and_target_value(item, "text.encoding", dossier_variant_string(encoding.name))
             g_menu_append_item(section, item)
             g_object_unref(raw(item))
