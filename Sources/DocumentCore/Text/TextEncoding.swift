@@ -35,6 +35,8 @@ public struct TextEncoding: Hashable, Sendable {
     /// one the menu does not offer (uchardet knows a few dozen).
     public var title: String {
         switch self {
+        // TRANSLATORS: encodings as GNOME's text editors name them: the script or region, then
+        // the charset's own name in parentheses, which stays as it is.
         case .utf8: tr("Unicode (UTF-8)")
         case .utf16LittleEndian: tr("Unicode (UTF-16 LE)")
         case .utf16BigEndian: tr("Unicode (UTF-16 BE)")

@@ -70,6 +70,8 @@ final class EncodingMenu {
         } else {
             gtk_widget_remove_css_class(button, "dim-label")
         }
+        // TRANSLATORS: the accessible name of the button under a text; %s is an encoding's name
+        // ("Unicode (UTF-8)").
         setAccessibleName(button, tr("Character encoding: %s", encoding.title))
         // The toggle inside is what takes the focus: a screen reader names it too.
         if let toggle = gtk_widget_get_first_child(button) {
