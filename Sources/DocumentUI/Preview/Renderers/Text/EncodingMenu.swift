@@ -70,12 +70,11 @@ final class EncodingMenu {
         } else {
             gtk_widget_remove_css_class(button, "dim-label")
         }
-        // TRANSLATORS: the accessible name of the button under a text; %s is an encoding's name
-        // ("Unicode (UTF-8)").
-        setAccessibleName(button, tr("Character encoding: %s", encoding.title))
+        // TRANSLATORS: the accessible name of the button under a text; %s is the name of an
+        // encoding, such as Unicode (UTF-8).
+        let name = tr("Character encoding: %s", encoding.title)
+        setAccessibleName(button, name)
         // The toggle inside is what takes the focus: a screen reader names it too.
-        if let toggle = gtk_widget_get_first_child(button) {
-            setAccessibleName(toggle, tr("Character encoding: %s", encoding.title))
-        }
+        if let toggle = gtk_widget_get_first_child(button) { setAccessibleName(toggle, name) }
     }
 }
