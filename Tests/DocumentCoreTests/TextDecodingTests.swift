@@ -87,13 +87,13 @@ final class TextDecodingTests: XCTestCase {
         let firstLine = Self.chinese.prefix { $0 != "\n" }  // characters of three bytes each
         let utf8 = Data(firstLine.utf8)
         for kept in [1, 2] {
-            let decoded = TextEncoding.decode(utf8.prefix(utf8.count - 3 + kept))
+            let decoded = TextEncoding.decode(utf8.prefix(utf8.count - 3 + kept), isStartOfFile: true)
             XCTAssertEqual(decoded.encoding, .utf8, "\(kept) bytes of the last character")
             XCTAssertEqual(decoded.text, String(firstLine.dropLast()), "the text up to the cut character")
         }
         let gb = try Self.encoded(Self.chinese, as: "GB18030")
         let lineBytes = try Self.encoded(String(firstLine), as: "GB18030").count
-        let cut = TextEncoding.decode(gb.prefix(lineBytes - 1), locale: .windows1252)  // half of "。"
+        let cut = TextEncoding.decode(gb.prefix(lineBytes - 1), isStartOfFile: true, locale: .windows1252)  // half of "。"
         XCTAssertEqual(cut.encoding, .gb18030)
         XCTAssertEqual(cut.text, String(firstLine.dropLast()))
     }
@@ -110,6 +110,25 @@ final class TextDecodingTests: XCTestCase {
         XCTAssertEqual(TextEncoding.legacy(forLocale: "de_DE.UTF-8"), .windows1252)
         XCTAssertEqual(TextEncoding.legacy(forLocale: "C.UTF-8"), .windows1252)
         XCTAssertEqual(TextEncoding.legacy(forLocale: ""), .windows1252)
+    }
+
+    /// A few words are too little for the detector: the locale's encoding reads them, when
+    /// they are whole text in it; a cut character says they are not.
+    func testAFewWordsAreReadInTheLocalesEncoding() throws {
+        let cases: [(String, String, TextEncoding)] = [
+            ("你好世界", "GB18030", .gb18030), ("中文", "GB18030", .gb18030), ("報告書", "BIG5", .big5),
+            ("日本語", "SHIFT_JIS", .shiftJIS), ("한국어", "EUC-KR", .eucKR), ("Привет, мир", "WINDOWS-1251", .windows1251),
+        ]
+        for (text, charset, locale) in cases {
+            let decoded = TextEncoding.decode(try Self.encoded(text + "\n", as: charset), locale: locale)
+            XCTAssertEqual(decoded, DecodedText(text: text + "\n", encoding: locale), "\(text) for a \(locale.name) locale")
+        }
+        // A whole file that ends on 0xE9 ("Café" in Windows-1252) has no character cut at its
+        // end: it is neither UTF-8 (0xE9 would start a three-byte character) nor GB18030.
+        let cafe = TextEncoding.decode(try Self.encoded("Café", as: "WINDOWS-1252"), locale: .gb18030)
+        XCTAssertEqual(cafe.text, "Café")
+        XCTAssertEqual(TextEncoding.decode(try Self.encoded("Café", as: "WINDOWS-1252"), locale: .windows1252),
+                       DecodedText(text: "Café", encoding: .windows1252))
     }
 
     /// Bytes every guess fails on end in Windows-1252, where every byte means something.

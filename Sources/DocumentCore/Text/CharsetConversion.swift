@@ -8,9 +8,10 @@ enum CharsetConversion {
     enum Failure: Error { case unknownCharset, invalidBytes }
 
     /// `bytes` in `encoding`. An incomplete character at the very end (the bytes may be the
-    /// start of a file) is dropped. Bytes that do not decode become U+FFFD, or fail the whole
-    /// conversion when `strict`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, as encoding: TextEncoding, strict: Bool) throws(Failure) -> String {
+    /// start of a file) is dropped, or fails the conversion when not `allowingCutEnd`. Bytes
+    /// that do not decode become U+FFFD, or fail the whole conversion when `strict`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, as encoding: TextEncoding, strict: Bool,
+                       allowingCutEnd: Bool) throws(Failure) -> String {
         if encoding == .windows1252 { return decodeWindows1252(bytes) }
         guard let converter = g_iconv_open("UTF-8", encoding.converterName), converter != OpaquePointer(bitPattern: -1) else {
             throw .unknownCharset
@@ -43,6 +44,7 @@ enum CharsetConversion {
                 input = input.map { $0 + skipped }
                 inputLeft -= skipped
             default:
+                if !allowingCutEnd { throw .invalidBytes }
                 inputLeft = 0  // EINVAL: a character cut off at the end
             }
         }

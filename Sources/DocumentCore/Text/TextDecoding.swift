@@ -10,37 +10,55 @@ extension TextEncoding {
     /// Reads the bytes of a text file (all of it, or its start) in the encoding they are in:
     ///
     /// 1. a byte order mark decides (UTF-8, UTF-16 or UTF-32, either byte order);
-    /// 2. otherwise bytes that are valid UTF-8 are UTF-8; an incomplete character at the very
-    ///    end, where a read of the file's first bytes cut it, is dropped;
+    /// 2. otherwise bytes that are valid UTF-8 are UTF-8;
     /// 3. otherwise uchardet's guess, if the bytes decode in it; then the legacy encoding of the
     ///    user's locale (GB18030 for zh_CN, Shift_JIS for ja…), if they decode in that; then
-    ///    Windows-1252, in which every byte decodes.
+    ///    Windows-1252, in which every byte decodes. With too few non-ASCII bytes for a sure
+    ///    guess (a name, a short note), the locale's encoding comes before a guess of a
+    ///    single-byte encoding, which is then a coin toss.
     ///
+    /// `isStartOfFile`: the bytes are only the start of the file, read up to a limit, so a
+    /// character cut at their end is no error (it is dropped); in a whole file it is one.
     /// The detector sees the first 64 KiB at most. Never fails: the worst case is Windows-1252.
-    public static func decode(_ data: Data) -> DecodedText {
-        decode(data, locale: userLegacy)
+    public static func decode(_ data: Data, isStartOfFile: Bool = false) -> DecodedText {
+        decode(data, isStartOfFile: isStartOfFile, locale: userLegacy)
     }
 
-    /// `decode(_:)` with the locale's legacy encoding given (for tests).
-    static func decode(_ data: Data, locale legacy: TextEncoding) -> DecodedText {
+    /// `decode(_:isStartOfFile:)` with the locale's legacy encoding given (for tests).
+    static func decode(_ data: Data, isStartOfFile: Bool = false, locale legacy: TextEncoding) -> DecodedText {
         data.withUnsafeBytes { bytes in
             if let marked = [TextEncoding.utf8, .utf32LittleEndian, .utf32BigEndian, .utf16LittleEndian, .utf16BigEndian]
                 .first(where: { $0.isMarked(bytes) }) {
                 return DecodedText(text: marked.decode(bytes), encoding: marked)
             }
-            if let text = validUTF8(bytes) { return DecodedText(text: text, encoding: .utf8) }
+            if let text = validUTF8(bytes, allowingCutEnd: isStartOfFile) { return DecodedText(text: text, encoding: .utf8) }
             let guess = CharsetDetector.guess(bytes).map(TextEncoding.init(detected:))
             if guess == .utf8 {
                 // Mostly UTF-8, with a stray byte or two: shown repaired, as a text editor would.
                 return DecodedText(text: String(decoding: bytes, as: UTF8.self), encoding: .utf8)
             }
-            for candidate in [guess, legacy].compactMap({ $0 }) {
-                if let text = try? CharsetConversion.decode(bytes, as: candidate, strict: true) {
+            var candidates = [guess, legacy]
+            if isTooShortToGuess(bytes), guess?.isSingleByte ?? true { candidates.reverse() }
+            for candidate in candidates.compactMap({ $0 }) {
+                if let text = try? CharsetConversion.decode(bytes, as: candidate, strict: true, allowingCutEnd: isStartOfFile) {
                     return DecodedText(text: text, encoding: candidate)
                 }
             }
             return DecodedText(text: CharsetConversion.decodeWindows1252(bytes), encoding: .windows1252)
         }
+    }
+
+    /// Fewer non-ASCII bytes than this and uchardet's single-byte answers are a coin toss: "中文" in GB18030
+    /// is KOI8-R to it, "日本語" in Shift_JIS Windows-1252, "Café" in Windows-1252 ISO-8859-2.
+    static let fewestBytesToGuess = 64
+
+    private static func isTooShortToGuess(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var count = 0
+        for byte in bytes.prefix(CharsetDetector.limit) where byte >= 0x80 {
+            count += 1
+            if count >= fewestBytesToGuess { return false }
+        }
+        return true
     }
 
     /// `data` read in this encoding, whatever it holds: a byte order mark of this encoding is
@@ -55,7 +73,7 @@ extension TextEncoding {
         if self == .utf8 {
             return String(decoding: body.prefix(body.count - incompleteUTF8Tail(body)), as: UTF8.self)
         }
-        return (try? CharsetConversion.decode(body, as: self, strict: false)) ?? CharsetConversion.decodeWindows1252(body)
+        return (try? CharsetConversion.decode(body, as: self, strict: false, allowingCutEnd: true)) ?? CharsetConversion.decodeWindows1252(body)
     }
 
     private func isMarked(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -63,9 +81,10 @@ extension TextEncoding {
         return bytes.count >= mark.count && zip(bytes, mark).allSatisfy { $0 == $1 }
     }
 
-    /// The bytes as a String if they are UTF-8, but for an incomplete last character.
-    static func validUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
-        String(validating: bytes.prefix(bytes.count - incompleteUTF8Tail(bytes)), as: UTF8.self)
+    /// The bytes as a String if they are UTF-8 (but for an incomplete last character, when
+    /// `allowingCutEnd`).
+    static func validUTF8(_ bytes: UnsafeRawBufferPointer, allowingCutEnd: Bool) -> String? {
+        String(validating: bytes.prefix(bytes.count - (allowingCutEnd ? incompleteUTF8Tail(bytes) : 0)), as: UTF8.self)
     }
 }
 

@@ -91,6 +91,13 @@ public struct TextEncoding: Hashable, Sendable {
         }
     }
 
+    /// True for the code pages of one byte a character (Windows-125x, ISO-8859-x, KOI8…), in
+    /// which nearly any bytes are some text: a guess of one on little text proves little.
+    var isSingleByte: Bool {
+        ["WINDOWS-12", "ISO-8859-", "KOI8-", "IBM", "MAC", "X-MAC", "TIS-620", "VISCII", "CP12", "CP8", "GEORGIAN", "ASCII"]
+            .contains { name.hasPrefix($0) }
+    }
+
     /// The bytes of one code unit: what is skipped past a sequence that does not decode.
     var codeUnitSize: Int {
         switch self {

@@ -57,7 +57,7 @@ enum TextThumbnailer {
     /// The text drawn for a file that starts with `data`: its first lines, decoded in the file's
     /// encoding (GB18030, UTF-16… as the previewer reads it), tabs as four spaces.
     static func page(of data: Data) -> String {
-        TextEncoding.decode(data).text
+        TextEncoding.decode(data, isStartOfFile: data.count >= bytesRead).text
             .split(separator: "\n", maxSplits: linesShown, omittingEmptySubsequences: false)
             .prefix(linesShown).joined(separator: "\n")
             .replacingOccurrences(of: "\t", with: "    ")

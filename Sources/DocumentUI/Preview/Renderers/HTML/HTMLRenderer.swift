@@ -54,7 +54,7 @@ public final class HTMLRenderer: PreviewRenderer {
             }
             defer { try? handle.close() }
             let data = (try? handle.read(upToCount: HTMLRenderer.limit)) ?? Data()
-            let html = TextEncoding.decode(data).text
+            let html = TextEncoding.decode(data, isStartOfFile: data.count >= HTMLRenderer.limit).text
             return .success((html, !RemoteContent.references(in: html).isEmpty))
         }.value
         let (html, refersToRemoteContent) = try read.get()

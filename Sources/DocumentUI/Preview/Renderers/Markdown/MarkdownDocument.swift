@@ -42,7 +42,7 @@ struct MarkdownDocument: Sendable {
         let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
         try? handle.seek(toOffset: 0)
         let data = (try? handle.read(upToCount: limit)) ?? Data()
-        let source = TextEncoding.decode(data).text
+        let source = TextEncoding.decode(data, isStartOfFile: size > Int64(limit)).text
         var parser = MarkdownBlockParser()
         let parsed = parser.parse(source)
         let inlines = MarkdownInlines(references: parser.references, base: url.deletingLastPathComponent())

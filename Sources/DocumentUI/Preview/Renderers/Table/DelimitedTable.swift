@@ -85,7 +85,8 @@ final class DelimitedTable: Sendable {
     /// UTF-16 "Unicode text") is decoded first, in the encoding its start is in, up to
     /// `legacyLimit` bytes cut after the last whole line (`isCut` then).
     static func utf8(_ data: Data) -> (text: Data, isCut: Bool) {
-        let encoding = TextEncoding.decode(data.prefix(64 << 10)).encoding
+        let start = 64 << 10
+        let encoding = TextEncoding.decode(data.prefix(start), isStartOfFile: data.count > start).encoding
         guard encoding != .utf8 else { return (data, false) }
         let isCut = data.count > legacyLimit
         let text = encoding.decode(data.prefix(legacyLimit))

@@ -115,7 +115,7 @@ public final class TextRenderer: PreviewRenderer {
         return takeString(gtk_text_buffer_get_text(buffer, &start, &end, 0)) ?? ""
     }
 
-    /// The encoding the text is shown in.
+    /// The button that names the text's encoding and opens its menu (for tests).
     var encodingMenuButton: Widget { encodingMenu.button }
 
     /// About a screen of text, in bytes: what the first frame shows of a long file.
@@ -167,7 +167,7 @@ public final class TextRenderer: PreviewRenderer {
         let size = (try? handle.seekToEnd()).map(Int64.init) ?? 0
         try? handle.seek(toOffset: 0)
         let data = (try? handle.read(upToCount: limit)) ?? Data()
-        let decoded = TextEncoding.decode(data)
+        let decoded = TextEncoding.decode(data, isStartOfFile: size > Int64(limit))
         return .success(Read(text: decoded.text, encoding: decoded.encoding, bytes: data, size: size,
                              language: guessLanguage(url.lastPathComponent, type.identifier)))
     }
