@@ -13,9 +13,9 @@ extension TextEncoding {
     /// 2. otherwise bytes that are valid UTF-8 are UTF-8;
     /// 3. otherwise uchardet's guess, if the bytes decode in it; then the legacy encoding of the
     ///    user's locale (GB18030 for zh_CN, Shift_JIS for ja…), if they decode in that; then
-    ///    Windows-1252, in which every byte decodes. With too few non-ASCII bytes for a sure
-    ///    guess (a name, a short note), the locale's encoding comes before a guess of a
-    ///    single-byte encoding, which is then a coin toss.
+    ///    Windows-1252, in which every byte decodes. A few CJK characters (a name, a short
+    ///    note) are too little for the detector: when the locale's encoding is Chinese,
+    ///    Japanese or Korean, it comes before a guess of a single-byte encoding.
     ///
     /// `isStartOfFile`: the bytes are only the start of the file, read up to a limit, so a
     /// character cut at their end is no error (it is dropped); in a whole file it is one.
@@ -38,7 +38,7 @@ extension TextEncoding {
                 return DecodedText(text: String(decoding: bytes, as: UTF8.self), encoding: .utf8)
             }
             var candidates = [guess, legacy]
-            if isTooShortToGuess(bytes), guess?.isSingleByte ?? true { candidates.reverse() }
+            if !legacy.isSingleByte, guess?.isSingleByte ?? true, looksLikeAFewCJKCharacters(bytes) { candidates.reverse() }
             for candidate in candidates.compactMap({ $0 }) {
                 if let text = try? CharsetConversion.decode(bytes, as: candidate, strict: true, allowingCutEnd: isStartOfFile) {
                     return DecodedText(text: text, encoding: candidate)
@@ -48,17 +48,25 @@ extension TextEncoding {
         }
     }
 
-    /// Fewer non-ASCII bytes than this and uchardet's single-byte answers are a coin toss: "中文" in GB18030
-    /// is KOI8-R to it, "日本語" in Shift_JIS Windows-1252, "Café" in Windows-1252 ISO-8859-2.
+    /// Fewer non-ASCII bytes than this and uchardet's single-byte answers are a coin toss:
+    /// "中文" in GB18030 is KOI8-R to it, "日本語" in Shift_JIS Windows-1252.
     static let fewestBytesToGuess = 64
 
-    private static func isTooShortToGuess(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var count = 0
-        for byte in bytes.prefix(CharsetDetector.limit) where byte >= 0x80 {
-            count += 1
-            if count >= fewestBytesToGuess { return false }
+    /// True for a few non-ASCII bytes (fewer than `fewestBytesToGuess`) that mostly come in runs,
+    /// as the bytes of CJK characters do. Accented Latin letters mostly stand alone between
+    /// ASCII ones ("Größe"), and are nearly always valid GB18030, Big5 or Shift_JIS too: for
+    /// them the detector's single-byte answer stands.
+    private static func looksLikeAFewCJKCharacters(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let sample = bytes.prefix(CharsetDetector.limit)
+        var nonASCII = 0, inRuns = 0
+        for index in sample.indices where sample[index] >= 0x80 {
+            nonASCII += 1
+            if nonASCII >= fewestBytesToGuess { return false }
+            let before = index > sample.startIndex && sample[index - 1] >= 0x80
+            let after = index + 1 < sample.endIndex && sample[index + 1] >= 0x80
+            if before || after { inRuns += 1 }
         }
-        return true
+        return nonASCII > 0 && inRuns * 5 >= nonASCII * 4
     }
 
     /// `data` read in this encoding, whatever it holds: a byte order mark of this encoding is
