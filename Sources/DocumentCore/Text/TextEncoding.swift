@@ -134,10 +134,10 @@ extension TextEncoding {
     }
 
     /// The legacy encoding of the user's locale for characters (`LC_ALL`, `LC_CTYPE`, then
-    /// `LANG`, as POSIX orders them).
-    static var userLegacy: TextEncoding {
+    /// `LANG`, as POSIX orders them), read once: every thumbnail of a text asks for it.
+    static let userLegacy: TextEncoding = {
         let environment = ProcessInfo.processInfo.environment
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         return legacy(forLocale: locale ?? "")
-    }
+    }()
 }
