@@ -19,7 +19,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4 libadwaita-1 gtksourceview-5 pangoft2 fontconfig",
+            pkgConfig: "gtk4 gtk4-unix-print libadwaita-1 gtksourceview-5 pangoft2 fontconfig",
             providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev", "libgtksourceview-5-dev", "libpango1.0-dev", "libfontconfig-dev"])]
         ),
         .systemLibrary(
@@ -55,7 +55,7 @@ let package = Package(
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
-        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging"]),
+        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging", "CPoppler"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@
 #define DOSSIER_CGTK_SHIM_H
 
 #include <gtk/gtk.h>
+#include <gtk/gtkunixprint.h>
 #include <adwaita.h>
 #include <gdk/x11/gdkx.h>
 #include <gdk/wayland/gdkwayland.h>

@@ -26,6 +26,7 @@ static struct {
     DossierPDFPage *(*document_get_page)(DossierPDFDocument *, int);
     void (*page_get_size)(DossierPDFPage *, double *, double *);
     void (*page_render)(DossierPDFPage *, cairo_t *);
+    void (*page_render_for_printing)(DossierPDFPage *, cairo_t *);
     char *(*page_get_text)(DossierPDFPage *);
     gboolean (*page_get_text_layout)(DossierPDFPage *, DossierPDFRectangle **, guint *);
     GList *(*page_get_link_mapping)(DossierPDFPage *);
@@ -36,7 +37,8 @@ static struct {
 /* The table's entries in order, by their names without the "poppler_" prefix. */
 static const char *const poppler_symbols[] = {
     "document_new_from_file", "document_get_n_pages", "document_get_page", "page_get_size", "page_render",
-    "page_get_text", "page_get_text_layout", "page_get_link_mapping", "page_free_link_mapping", "error_quark",
+    "page_render_for_printing", "page_get_text", "page_get_text_layout", "page_get_link_mapping",
+    "page_free_link_mapping", "error_quark",
 };
 G_STATIC_ASSERT(sizeof poppler == G_N_ELEMENTS(poppler_symbols) * sizeof(void (*)(void)));
 
@@ -81,6 +83,10 @@ void dossier_pdf_page_size(DossierPDFPage *page, double *width, double *height) 
 }
 
 void dossier_pdf_page_render(DossierPDFPage *page, cairo_t *cr) { poppler.page_render(page, cr); }
+
+void dossier_pdf_page_render_for_printing(DossierPDFPage *page, cairo_t *cr) {
+    poppler.page_render_for_printing(page, cr);
+}
 
 char *dossier_pdf_page_text(DossierPDFPage *page) { return poppler.page_get_text(page); }
 

@@ -123,3 +123,35 @@ public func connectStringSignal(
 ) -> SignalConnection {
     connect(instance, signal, handler, trampoline: unsafeBitCast(boolString, to: GCallback.self), after: after)
 }
+
+// A signal with one pointer argument that returns a boolean, e.g. GtkPrintOperation::paginate.
+private typealias BoolPointer = @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean
+private let boolPointer: BoolPointer = { _, argument, data in
+    box(data, as: ((UnsafeMutableRawPointer?) -> Bool).self)(argument) ? 1 : 0
+}
+
+// A pointer and a signed integer, e.g. GtkPrintOperation::draw-page (the context, the page).
+private typealias VoidPointerNumber = @convention(c) (gpointer?, gpointer?, gint, gpointer?) -> Void
+private let voidPointerNumber: VoidPointerNumber = { _, argument, number, data in
+    box(data, as: ((UnsafeMutableRawPointer?, Int32) -> Void).self)(argument, number)
+}
+
+/// Connects a handler for a signal with one pointer argument whose return value the signal
+/// defines, e.g. GtkPrintOperation's `paginate` (the print context; true when done).
+@discardableResult
+public func connectPointerSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    returning handler: @escaping (UnsafeMutableRawPointer?) -> Bool
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(boolPointer, to: GCallback.self), after: after)
+}
+
+/// Connects a handler for a signal with a pointer and an integer argument, e.g.
+/// GtkPrintOperation's `draw-page` (the print context and the page's number).
+@discardableResult
+public func connectPointerNumberSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    _ handler: @escaping (UnsafeMutableRawPointer?, Int32) -> Void
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(voidPointerNumber, to: GCallback.self), after: after)
+}

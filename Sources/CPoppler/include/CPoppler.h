@@ -38,6 +38,9 @@ DossierPDFPage *dossier_pdf_get_page(DossierPDFDocument *document, int index);
 void dossier_pdf_page_size(DossierPDFPage *page, double *width, double *height);
 /* Draws the page on `cr`, one unit a point. */
 void dossier_pdf_page_render(DossierPDFPage *page, cairo_t *cr);
+/* Draws the page for a printer (poppler_page_render_for_printing): at full resolution, with
+   the annotations a printout shows and without those only meant for the screen. */
+void dossier_pdf_page_render_for_printing(DossierPDFPage *page, cairo_t *cr);
 /* The page's text (g_free) and one box per character of it (g_free), as poppler lays it out. */
 char *dossier_pdf_page_text(DossierPDFPage *page);
 gboolean dossier_pdf_page_text_layout(DossierPDFPage *page, DossierPDFRectangle **rectangles, guint *count);

@@ -36,4 +36,19 @@ void dossier_webview_load_offline(GtkWidget *view, const char *html, const char 
    not load. */
 void dossier_webview_load_remote_content(GtkWidget *view);
 
+/* ---- Printing (WebPrint.c) ------------------------------------------------------------ */
+
+/* Reports the end of a print: error is NULL when it went well, else why (valid only during
+   the call). */
+typedef void (*DossierPrintFinished)(const char *error, gpointer data);
+
+/* Prints the page `view` has loaded, without a dialog, to the printer named in `settings`
+   (GTK's file printer with an output-uri writes a PDF) on paper of `page_setup`; on_finished
+   is called once. WebKit finds the printer with gtk_enumerate_printers, waiting for GTK's
+   print backends in a nested main loop. Needs dossier_webkit_load() to have succeeded. */
+void dossier_webview_print(GtkWidget *view, GtkPrintSettings *settings, GtkPageSetup *page_setup,
+                           DossierPrintFinished on_finished, gpointer data);
+
+/* ---- End of printing ------------------------------------------------------------------ */
+
 #endif

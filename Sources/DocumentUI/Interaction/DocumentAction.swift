@@ -2,8 +2,8 @@ import DocumentCore
 import Foundation
 
 /// What can be done to documents from their options menu. The controller performs most of
-/// them itself; `rename` and `print` need the host (through the delegate), and `custom` names
-/// one of the app's `DocumentBrowserAction`s.
+/// them itself; `rename` needs the host (through the delegate), and `custom` names one of the
+/// app's `DocumentBrowserAction`s.
 public enum DocumentAction: Hashable, Sendable {
     case open
     case openWith
@@ -19,7 +19,7 @@ public enum DocumentAction: Hashable, Sendable {
     case addToFavorites
     case showInFolder
     case properties
-    /// Only the host can print.
+    /// GTK's print dialog, for a document whose type Dossier prints (`DocumentPrinter`).
     case print
     /// A `DocumentBrowserAction`, by its identifier.
     case custom(String)
@@ -47,7 +47,7 @@ public enum DocumentAction: Hashable, Sendable {
     /// True for the actions the controller does without help from its host.
     var isPerformedByController: Bool {
         switch self {
-        case .rename, .print, .custom: false
+        case .rename, .custom: false
         default: true
         }
     }
@@ -55,7 +55,7 @@ public enum DocumentAction: Hashable, Sendable {
     /// True when the action makes sense for several documents at once.
     var supportsMultipleItems: Bool {
         switch self {
-        case .rename, .properties: false
+        case .rename, .properties, .print: false
         default: true
         }
     }

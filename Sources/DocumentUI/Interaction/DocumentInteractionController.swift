@@ -31,7 +31,7 @@ public final class DocumentInteractionController {
     /// Called after the chooser made another app the default for the documents' type.
     public var defaultApplicationDidChange: (() -> Void)?
 
-    private var nameOverride: String?
+    private(set) var nameOverride: String?
     private var typeOverride: DocumentType?
     private var iconOverride: [String]?
     /// Types by file name until the contents were read (`resolvedTypes`).
@@ -235,6 +235,9 @@ public final class DocumentInteractionController {
     public func canPerformByDefault(_ action: DocumentAction) -> Bool {
         if case .custom(let identifier) = action {
             return customActions.first { $0.identifier == identifier }?.handler != nil
+        }
+        if action == .print {
+            return urls.count == 1 && url.isFileURL && DocumentPrinter.canPrint(documentType)
         }
         return action.isPerformedByController && (urls.count == 1 || action.supportsMultipleItems)
     }

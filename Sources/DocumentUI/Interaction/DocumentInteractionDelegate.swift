@@ -36,7 +36,8 @@ public protocol DocumentInteractionDelegate: AnyObject {
                                        error: ApplicationError?)
 
     /// Whether the options menu offers `action`. By default the controller's own actions are
-    /// offered, and Rename, Print and custom actions without a handler are not.
+    /// offered (Print for a type Dossier prints), and Rename and custom actions without a
+    /// handler are not.
     func documentInteractionController(_ controller: DocumentInteractionController, canPerform action: DocumentAction) -> Bool
     /// Performs `action`; return false to let the controller do its own (Copy, say).
     func documentInteractionController(_ controller: DocumentInteractionController, perform action: DocumentAction) -> Bool
@@ -80,6 +81,7 @@ public enum InteractionError: Error, Equatable, Sendable, CustomStringConvertibl
     case tags(TagError)
     case favorites(FavoritesError)
     case application(ApplicationError)
+    case print(PrintError)
 
     public var description: String {
         switch self {
@@ -88,6 +90,7 @@ public enum InteractionError: Error, Equatable, Sendable, CustomStringConvertibl
         case .tags(let error): error.description
         case .favorites(let error): error.description
         case .application(let error): error.description
+        case .print(let error): error.description
         }
     }
 

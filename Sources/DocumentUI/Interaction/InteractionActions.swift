@@ -86,7 +86,8 @@ extension DocumentInteractionController {
         case .addToFavorites: toggleFavorite()
         case .showInFolder: FolderView.show(urls)
         case .properties: presentProperties()
-        case .tags, .rename, .print: break
+        case .print: presentPrintDialog()
+        case .tags, .rename: break
         case .custom(let identifier):
             customActions.first { $0.identifier == identifier }?.handler?(urls)
         }

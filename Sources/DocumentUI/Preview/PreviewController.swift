@@ -7,7 +7,8 @@ import GObjectSupport
 ///
 /// Give it a data source (and optionally a delegate), set `currentIndex`, and `present` it.
 /// Keys: Space or Escape close; Left/Right (and Up/Down) move between items; Enter or `o` open
-/// in the default app; F or F11 fullscreen; `+` `-` `0` zoom; Ctrl+C copies.
+/// in the default app; F or F11 fullscreen; `+` `-` `0` zoom; Ctrl+C copies; Ctrl+P prints
+/// (items of a type Dossier prints).
 @MainActor
 public final class PreviewController {
     public weak var dataSource: (any PreviewDataSource)?
@@ -240,6 +241,7 @@ public final class PreviewController {
         }
         guard let interaction else { return }
         interaction.installActions(on: window.window)
+        if !sameItem { interaction.setAction("print", enabled: false) }
         // The same item shown again keeps its menu until the new one is ready.
         if !sameItem { window.setOpenWith(menu: nil, default: nil) }
         interaction.loadOpenWithMenu { [weak self, weak interaction] menu, defaultApp in
@@ -248,6 +250,8 @@ public final class PreviewController {
                 defer { g_object_unref(raw(menu)) }
                 guard let self, let interaction, self.interaction === interaction else { return }
                 interaction.setAction("open", enabled: defaultApp != nil)
+                // The type is read from the contents by now: Print… only for one Dossier prints.
+                interaction.setAction("print", enabled: interaction.canPerform(.print))
                 self.window?.setOpenWith(menu: menu, default: defaultApp)
             }
         }
@@ -336,6 +340,7 @@ public final class PreviewController {
         case GDK_KEY_0, GDK_KEY_KP_0: pages[index]?.renderer?.zoom(.fit)
         case GDK_KEY_1: pages[index]?.renderer?.zoom(.actualSize)
         case GDK_KEY_c where control: copy()
+        case GDK_KEY_p where control: print()
         default: return false
         }
         return true
@@ -358,6 +363,12 @@ public final class PreviewController {
         interaction?.perform(.copy)
     }
 
+    /// Ctrl+P: the print dialog for the item, above the previewer, when Dossier prints its type.
+    private func print() {
+        guard let interaction, let window, interaction.canPerform(.print) else { return }
+        interaction.presentPrintDialog(transientFor: cast(window.window))
+    }
+
     /// A link activated in an item: the delegate may take it; otherwise the default
     /// application for the link opens it (a web browser for http, the file's app for file:).
     private func openLink(_ url: URL, in item: PreviewItem) {
@@ -368,7 +379,7 @@ public final class PreviewController {
 }
 
 /// What the previewer's own interaction controllers ask: the previewer's window is their
-/// parent; Preview, Rename, Duplicate, Move to Trash and Print are not offered inside it.
+/// parent; Preview, Rename, Duplicate and Move to Trash are not offered inside it.
 @MainActor
 final class PreviewInteractionDelegate: DocumentInteractionDelegate {
     weak var previewer: PreviewController?
@@ -379,7 +390,7 @@ final class PreviewInteractionDelegate: DocumentInteractionDelegate {
 
     func documentInteractionController(_ controller: DocumentInteractionController, canPerform action: DocumentAction) -> Bool {
         switch action {
-        case .preview, .rename, .duplicate, .moveToTrash, .print: false
+        case .preview, .rename, .duplicate, .moveToTrash: false
         default: controller.canPerformByDefault(action)
         }
     }

@@ -5,8 +5,8 @@ import GObjectSupport
 
 /// The previewer's window: a libadwaita window with the item's title and "3 of 12" in the
 /// header, an Open With button (a split button: the default app, and the Open With menu of the
-/// item's `DocumentInteractionController`), a menu with Copy, Copy Path, Show in Folder and
-/// Properties (the controller's `doc.` actions), and the items in a cross-fading stack.
+/// item's `DocumentInteractionController`), a menu with Copy, Copy Path, Show in Folder,
+/// Properties and Print… (the controller's `doc.` actions), and the items in a cross-fading stack.
 @MainActor
 final class PreviewWindow {
     let window: Widget
@@ -53,6 +53,11 @@ final class PreviewWindow {
         g_menu_append(menu, tr("Copy Path"), "doc.copy-path")
         g_menu_append(menu, tr("Show in Folder"), "doc.show-in-folder")
         g_menu_append(menu, tr("Properties"), "doc.properties")
+        // Only for an item Dossier prints (the action is disabled for the others).
+        let print = g_menu_item_new(tr("Print…"), "doc.print")
+        g_menu_item_set_attribute_value(print, "hidden-when", g_variant_new_string("action-disabled"))
+        g_menu_append_item(menu, print)
+        g_object_unref(raw(print!))
         g_menu_append_section(menu, nil, cast(hostActions.menu))
         let menuButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(menuButton), "open-menu-symbolic")

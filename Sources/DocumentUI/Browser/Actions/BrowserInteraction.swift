@@ -138,7 +138,7 @@ extension DocumentBrowser: DocumentInteractionDelegate {
         case .preview, .copyPath, .properties:
             return true
         case .print:
-            return false
+            return !inTrash && controller.canPerformByDefault(.print)
         case .custom(let identifier):
             guard let found = controller.customActions.first(where: { $0.identifier == identifier }) else { return false }
             return found.handler != nil || actionHandler != nil

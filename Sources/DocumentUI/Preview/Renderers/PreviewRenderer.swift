@@ -108,6 +108,13 @@ public final class PreviewRendererRegistry {
         return bestEntry(for: type) != nil
     }
 
+    /// The built-in (or registered) renderer type that shows `type`; nil when an installed
+    /// external previewer does, or nothing does.
+    func rendererType(for type: DocumentType) -> (any PreviewRenderer.Type)? {
+        if case .renderer(let rendererType) = bestEntry(for: type) { return rendererType }
+        return nil
+    }
+
     private func bestEntry(for type: DocumentType) -> Entry? {
         let chain = type.conformanceChain
         var best: (score: Int, entry: Entry)?

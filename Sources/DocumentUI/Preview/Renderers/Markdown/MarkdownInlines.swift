@@ -419,13 +419,16 @@ struct MarkdownInlines: Sendable {
 
     // MARK: Markup
 
+    /// How a code span starts in the markup (the HTML for printing finds it by this).
+    static let codeSpanOpening = "<span font_family=\"monospace\" bgcolor=\"#808080\" bgalpha=\"20%\">"
+
     func render(_ nodes: [Node]) -> String {
         var markup = ""
         for node in nodes {
             switch node.kind {
             case .text, .bracket: markup += escapeMarkup(node.text)
             case .delimiter: markup += escapeMarkup(String(repeating: node.text, count: node.count))
-            case .code: markup += "<span font_family=\"monospace\" bgcolor=\"#808080\" bgalpha=\"20%\">\(escapeMarkup(node.text))</span>"
+            case .code: markup += Self.codeSpanOpening + escapeMarkup(node.text) + "</span>"
             case .emphasis: markup += "<i>\(render(node.children))</i>"
             case .strong: markup += "<b>\(render(node.children))</b>"
             case .strikethrough: markup += "<s>\(render(node.children))</s>"

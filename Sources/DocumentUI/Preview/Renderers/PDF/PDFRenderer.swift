@@ -124,25 +124,8 @@ public final class PDFRenderer: PreviewRenderer {
     /// Opens the document at `url` and draws its first page `firstPageWidth` pixels wide, off
     /// the main thread.
     nonisolated static func open(_ url: URL, firstPageWidth: Int32) async -> Result<Opened, PreviewError> {
-        let uri = url.absoluteString
-        let opened = await Task.detached { () -> Result<PopplerDocumentReference, PreviewError> in
-            var missing: UnsafeMutablePointer<CChar>?
-            guard dossier_pdf_load(&missing) != 0 else {
-                defer { g_free(missing) }
-                return .failure(PreviewError(tr("PDF documents cannot be shown: poppler could not be loaded (%s).", missing.map { String(cString: $0) } ?? "")))
-            }
-            var error: UnsafeMutablePointer<GError>?
-            guard let document = dossier_pdf_open(uri, &error) else {
-                let encrypted = dossier_pdf_error_is_encrypted(error) != 0
-                let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-                if let error { g_error_free(error) }
-                return .failure(PreviewError(encrypted ? tr("The document is protected by a password.")
-                                                       : tr("The PDF could not be read: %s", reason)))
-            }
-            return .success(PopplerDocumentReference(document))
-        }.value
         let document: PopplerDocumentReference
-        switch opened {
+        switch await openDocument(url) {
         case .failure(let error): return .failure(error)
         case .success(let opened): document = opened
         }
@@ -159,6 +142,28 @@ public final class PDFRenderer: PreviewRenderer {
             }
         }.value
         return .success(Opened(document: document, count: count, first: first, sizes: sizes))
+    }
+
+    /// Opens the document at `url` with poppler, off the main thread (the renderer and printing
+    /// both open documents so).
+    nonisolated static func openDocument(_ url: URL) async -> Result<PopplerDocumentReference, PreviewError> {
+        let uri = url.absoluteString
+        return await Task.detached { () -> Result<PopplerDocumentReference, PreviewError> in
+            var missing: UnsafeMutablePointer<CChar>?
+            guard dossier_pdf_load(&missing) != 0 else {
+                defer { g_free(missing) }
+                return .failure(PreviewError(tr("PDF documents cannot be shown: poppler could not be loaded (%s).", missing.map { String(cString: $0) } ?? "")))
+            }
+            var error: UnsafeMutablePointer<GError>?
+            guard let document = dossier_pdf_open(uri, &error) else {
+                let encrypted = dossier_pdf_error_is_encrypted(error) != 0
+                let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+                if let error { g_error_free(error) }
+                return .failure(PreviewError(encrypted ? tr("The document is protected by a password.")
+                                                       : tr("The PDF could not be read: %s", reason)))
+            }
+            return .success(PopplerDocumentReference(document))
+        }.value
     }
 
     /// A page width that fits the window, leaving room for the margins and the scroll bar.

@@ -158,8 +158,9 @@ public final class TextRenderer: PreviewRenderer {
         var parts: (String, Int64, LanguageReference?) { (text, size, language) }
     }
 
-    /// Reads the start of the file at `url` and guesses its language, off the main thread.
-    nonisolated static func read(_ url: URL, type: DocumentType) -> Result<Read, PreviewError> {
+    /// Reads the start of the file at `url` (`limit` bytes at most) and guesses its language,
+    /// off the main thread.
+    nonisolated static func read(_ url: URL, type: DocumentType, limit: Int = limit) -> Result<Read, PreviewError> {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
         }

@@ -1,0 +1,57 @@
+import CGtk
+import DocumentCore
+import Foundation
+
+extension ImageRenderer: PrintableRenderer {
+    /// The long side an image is decoded at for printing: a full page at 300 dpi.
+    nonisolated static let printEdge: Int32 = 4096
+
+    static func printablePages(for item: PreviewItem, type: DocumentType) async throws -> any PrintablePages {
+        let path = item.url.path
+        let decoded = try await Task.detached { () -> Result<CairoSurface, PreviewError> in
+            switch decode(path, edge: printEdge) {
+            case .failure(let error): return .failure(error)
+            case .success(let image):
+                // An animation prints its first frame.
+                let still = image.pixbuf?.pointer ?? image.animation.flatMap { gdk_pixbuf_animation_get_static_image($0.pointer) }
+                guard let still, let surface = ImagePage.surface(of: still) else {
+                    return .failure(PreviewError(tr("The image format is not recognised, or the file is damaged.")))
+                }
+                return .success(surface)
+            }
+        }.value.get()
+        return ImagePage(decoded)
+    }
+}
+
+/// An image on one page, fitted inside the printer's margins (its proportions kept) and
+/// centred.
+@MainActor
+final class ImagePage: PrintablePages {
+    private let surface: CairoSurface
+    let pageCount: Int? = 1
+    let usesFullPage = false
+
+    init(_ surface: CairoSurface) { self.surface = surface }
+
+    /// The pixbuf's pixels in a cairo surface (through a texture's download, which gives
+    /// cairo's premultiplied format); safe on any thread.
+    nonisolated static func surface(of pixbuf: OpaquePointer) -> CairoSurface? {
+        guard let texture = dossier_texture_new_for_pixbuf(pixbuf) else { return nil }
+        defer { g_object_unref(raw(texture)) }
+        guard let surface = CairoSurface(width: gdk_texture_get_width(texture), height: gdk_texture_get_height(texture)) else { return nil }
+        surface.withPixels { pixels, stride in gdk_texture_download(texture, pixels, gsize(stride)) }
+        return surface
+    }
+
+    func draw(page index: Int, on context: OpaquePointer) {
+        let width = gtk_print_context_get_width(context), height = gtk_print_context_get_height(context)
+        let imageWidth = Double(surface.width), imageHeight = Double(surface.height)
+        let scale = min(width / imageWidth, height / imageHeight)
+        let cr = gtk_print_context_get_cairo_context(context)
+        cairo_translate(cr, (width - imageWidth * scale) / 2, (height - imageHeight * scale) / 2)
+        cairo_scale(cr, scale, scale)
+        cairo_set_source_surface(cr, surface.pointer, 0, 0)
+        cairo_paint(cr)
+    }
+}

@@ -1,0 +1,130 @@
+import CGLib
+import CGtk
+import DocumentCore
+import Foundation
+import GObjectSupport
+
+/// One printing of an item's pages through GtkPrintOperation: GTK's print dialog (printer,
+/// copies, page ranges, paper, and its preview), or no dialog, exported to a PDF file. In the
+/// dialog GTK handles the page ranges, copies and order, and the pages only say how many
+/// there are and draw each one. GTK's export has no page ranges: the operation applies them
+/// itself, asking GTK for the chosen pages only.
+@MainActor
+final class PrintOperation {
+    enum Destination {
+        /// GTK's print dialog, above `parent`.
+        case dialog(parent: UnsafeMutablePointer<GtkWindow>?)
+        /// No dialog: a PDF file of the pages, `pages` only (ranges of page numbers from 0)
+        /// when given.
+        case export(URL, pages: [ClosedRange<Int>]?)
+    }
+
+    /// The settings of the last print, so the next dialog starts with the same printer and
+    /// options (as GNOME apps keep them for the session).
+    private static var lastSettings: OpaquePointer?
+
+    private let operation: UnsafeMutablePointer<GtkPrintOperation>
+    private let pages: any PrintablePages
+    /// The pages to export (a range's), in order; nil: every page.
+    private var chosen: [ClosedRange<Int>]?
+    /// The item's page for each page GTK asks for, once the ranges are applied.
+    private var pageMap: [Int]?
+
+    /// `title` names the job in the printer's queue (the document's name).
+    init(_ pages: any PrintablePages, title: String) {
+        operation = gtk_print_operation_new()
+        self.pages = pages
+        gtk_print_operation_set_job_name(operation, title)
+        gtk_print_operation_set_embed_page_setup(operation, 1)
+        gtk_print_operation_set_use_full_page(operation, pages.usesFullPage ? 1 : 0)
+        gtk_print_operation_set_allow_async(operation, 1)
+        // The number of pages before the dialog when it is known, so the dialog's page range
+        // and preview have it; otherwise from the layout on the chosen paper.
+        if let count = pages.pageCount {
+            gtk_print_operation_set_n_pages(operation, Int32(max(count, 1)))
+        } else {
+            connectPointerSignal(raw(operation), "paginate", returning: { [weak self] (context: UnsafeMutableRawPointer?) -> Bool in
+                MainActor.assumeIsolated {
+                    guard let self, let context, let count = self.pages.paginate(OpaquePointer(context)) else { return false }
+                    self.setPageCount(count)
+                    return true
+                }
+            })
+        }
+        connectPointerNumberSignal(raw(operation), "draw-page") { [weak self] context, page in
+            MainActor.assumeIsolated {
+                guard let self, let context else { return }
+                let index = Int(page)
+                self.pages.draw(page: self.pageMap.map { index < $0.count ? $0[index] : index } ?? index, on: OpaquePointer(context))
+            }
+        }
+    }
+
+    /// Tells GTK how many pages to print: all of the item's, or those of the chosen ranges.
+    private func setPageCount(_ count: Int) {
+        if let chosen {
+            let map = chosen.flatMap { Array($0) }.filter { $0 >= 0 && $0 < count }
+            pageMap = map
+            gtk_print_operation_set_n_pages(operation, Int32(max(map.count, 1)))
+        } else {
+            gtk_print_operation_set_n_pages(operation, Int32(max(count, 1)))
+        }
+    }
+
+    isolated deinit {
+        g_object_unref(raw(operation))
+    }
+
+    /// Prints; true when the pages went to the printer, false when the dialog was cancelled.
+    /// Returns once GTK is done with the job (the pages drawn and handed to the printer).
+    func run(_ destination: Destination) async throws(PrintError) -> Bool {
+        let action: GtkPrintOperationAction
+        var parent: UnsafeMutablePointer<GtkWindow>?
+        switch destination {
+        case .dialog(let window):
+            action = GTK_PRINT_OPERATION_ACTION_PRINT_DIALOG
+            parent = window
+            if let settings = Self.lastSettings { gtk_print_operation_set_print_settings(operation, settings) }
+        case .export(let url, let ranges):
+            action = GTK_PRINT_OPERATION_ACTION_EXPORT
+            gtk_print_operation_set_export_filename(operation, url.path)
+            chosen = ranges
+            if let count = pages.pageCount { setPageCount(count) }
+        }
+        let result: GtkPrintOperationResult = await withCheckedContinuation { continuation in
+            var resumed = false
+            let finish = { (result: GtkPrintOperationResult) in
+                guard !resumed else { return }
+                resumed = true
+                continuation.resume(returning: result)
+            }
+            // "done" comes when an asynchronous run ends (after the pages were sent).
+            connectNumberSignal(raw(operation), "done") { result in
+                MainActor.assumeIsolated { finish(GtkPrintOperationResult(rawValue: result)) }
+            }
+            var error: UnsafeMutablePointer<GError>?
+            let started = gtk_print_operation_run(operation, action, parent, &error)
+            if let error { g_error_free(error) }  // also in gtk_print_operation_get_error
+            if started != GTK_PRINT_OPERATION_RESULT_IN_PROGRESS { finish(started) }
+        }
+        switch result {
+        case GTK_PRINT_OPERATION_RESULT_APPLY:
+            if case .dialog = destination, let settings = gtk_print_operation_get_print_settings(operation) {
+                if let old = Self.lastSettings { g_object_unref(raw(old)) }
+                Self.lastSettings = OpaquePointer(g_object_ref(raw(settings)))
+            }
+            return true
+        case GTK_PRINT_OPERATION_RESULT_CANCEL:
+            return false
+        default:
+            var message = tr("The printing system reported an error.")
+            var error: UnsafeMutablePointer<GError>?
+            gtk_print_operation_get_error(operation, &error)
+            if let error {
+                message = String(cString: error.pointee.message)
+                g_error_free(error)
+            }
+            throw .failed(message)
+        }
+    }
+}
