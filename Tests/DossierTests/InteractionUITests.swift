@@ -116,7 +116,7 @@ final class InteractionUITests: XCTestCase {
         DesktopSession.screenshot("interaction-options-menu")
         // The previewer offers what makes sense inside it: no Preview, Rename or Move to Trash.
         XCTAssertEqual(DesktopSession.menuItems(), ["Open", "Open With", "Copy", "Copy Path", "Tags", "Add to Favorites",
-                                                    "Show in Folder", "Properties"])
+                                                    "Show in Folder", "Properties", "Print…"])
 
         // Copy puts the file on the clipboard the way GNOME Files does.
         XCTAssertTrue(DesktopSession.activate("Copy", role: "menu item"))
