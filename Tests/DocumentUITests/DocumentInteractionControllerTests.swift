@@ -41,7 +41,9 @@ final class DocumentInteractionControllerTests: XCTestCase {
     func testHostOnlyActionsNeedTheDelegateAndCustomActionsTheirHandler() {
         MainActor.assumeIsolated {
             let controller = DocumentInteractionController(url: URL(fileURLWithPath: "/tmp/a.png"))
-            XCTAssertFalse(controller.canPerformByDefault(.print))
+            XCTAssertTrue(controller.canPerformByDefault(.print), "Dossier prints pictures itself")
+            XCTAssertFalse(DocumentInteractionController(url: URL(fileURLWithPath: "/tmp/a.zip")).canPerformByDefault(.print),
+                           "but not archives")
             XCTAssertFalse(controller.canPerform(.rename))
             let host = Host()
             controller.delegate = host

@@ -57,7 +57,7 @@ final class BrowserGesturesUITests: XCTestCase {
     private func expectOptionsMenu(_ how: String, screenshot: String) {
         XCTAssertTrue(DesktopSession.waitForAccessible("Duplicate", timeout: 5), "\(how) opened the options menu")
         let shown = names()
-        for entry in ["Open", "Open With", "Preview", "Rename…", "Duplicate", "Move to Trash", "Copy Path", "Properties"] {
+        for entry in ["Open", "Open With", "Preview", "Rename…", "Duplicate", "Move to Trash", "Copy Path", "Properties", "Print…"] {
             XCTAssertTrue(shown.contains { $0.hasSuffix(": " + entry) }, "\(how): the menu has \(entry)")
         }
         DesktopSession.screenshot(screenshot)

@@ -2,9 +2,10 @@ import DossierFixtures
 import Foundation
 import XCTest
 
-/// Print as a user meets it in the previewer (`dossier preview`): Ctrl+P opens GTK's print
+/// Print as a user meets it: in the previewer (`dossier preview`) Ctrl+P opens GTK's print
 /// dialog above the previewer for an item Dossier prints, and does nothing for one it does not;
-/// the window's menu offers Print… only for the first.
+/// in the browser Ctrl+P prints the selected item, and the options menu offers Print… only for
+/// a kind Dossier prints.
 final class PrintUITests: XCTestCase {
     private var samples: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../data/samples").standardized
@@ -43,5 +44,38 @@ final class PrintUITests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() }, "Escape cancels the dialog")
         XCTAssertTrue(app.isRunning, "the previewer is still there")
         XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"))
+    }
+
+    func testTheBrowserPrintsTheSelectedItemAndOffersPrintOnlyWhereItCan() throws {
+        let fixture = try BrowserFixture()
+        let folder = try fixture.folder("Printing")
+        try Data(SampleFiles.pdf.utf8).write(to: folder.appendingPathComponent("report.pdf"))
+        try Data(SampleFiles.zip(entries: [(name: "a.txt", data: Array("a".utf8))])).write(to: folder.appendingPathComponent("bundle.zip"))
+        let app = try DesktopSession.launch([CommandRunner.binary, folder.path], environment: fixture.environment)
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Printing"), "the window opened")
+        DesktopSession.click(x: 640, y: 500)
+        XCTAssertTrue(DesktopSession.waitForAccessible("report.pdf"))
+
+        // The archive's menu has no Print….
+        let bundle = try XCTUnwrap(DesktopSession.centre(of: "bundle.zip", inApp: "dossier"))
+        DesktopSession.click(x: bundle.x, y: bundle.y)
+        DesktopSession.key("Menu")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Duplicate", timeout: 10), "the options menu opened")
+        XCTAssertFalse(DesktopSession.accessibleNames().contains { $0.hasSuffix(": Print…") }, "no Print… for an archive")
+        DesktopSession.key("Escape")
+
+        // The PDF's has it, and Ctrl+P opens the dialog.
+        let report = try XCTUnwrap(DesktopSession.centre(of: "report.pdf", inApp: "dossier"))
+        DesktopSession.click(x: report.x, y: report.y)
+        DesktopSession.key("Menu")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Print…", timeout: 10), "Print… for a PDF")
+        DesktopSession.key("Escape")
+        DesktopSession.key("ctrl+p")
+        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Ctrl+P opened the print dialog")
+        DesktopSession.screenshot("print-dialog-browser")
+        DesktopSession.key("Escape")
+        XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() }, "Escape cancels it")
+        XCTAssertTrue(app.isRunning)
     }
 }

@@ -51,6 +51,7 @@ enum Shortcuts {
                 Shortcut(title: tr("Preview the selection"), action: "browser.preview", accelerators: ["space"], bubbles: true),
                 Shortcut(title: tr("Open the selection"), action: "browser.open", accelerators: ["Return"], bubbles: true),
                 Shortcut(title: tr("Select all"), action: "browser.select-all", accelerators: ["<Control>a"], bubbles: true),
+                Shortcut(title: tr("Print the selected item"), action: "browser.print", accelerators: ["<Control>p"]),
                 Shortcut(title: tr("Show the item menu"), action: "browser.options-menu", accelerators: ["Menu", "<Shift>F10"],
                          bubbles: true),
             ]),

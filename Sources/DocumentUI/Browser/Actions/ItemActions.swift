@@ -21,6 +21,7 @@ extension DocumentBrowser {
         actionGroup.add("new-folder") { [weak self] in self?.createFolder() }
         actionGroup.add("import") { [weak self] in self?.presentImport() }
         actionGroup.add("options-menu") { [weak self] in self?.presentOptionsMenuForSelection() }
+        actionGroup.add("print") { [weak self] in self?.printSelection() }
         installNewDocumentAction()
         actionGroup.setEnabled("undo", false)
 
@@ -39,6 +40,17 @@ extension DocumentBrowser {
         let inFolder = currentFolder != nil
         for name in ["paste", "new-folder", "new-document", "import"] { actionGroup.setEnabled(name, inFolder) }
         for name in ["rename", "duplicate", "copy", "cut"] { actionGroup.setEnabled(name, location != .trash) }
+    }
+
+    /// Ctrl+P: the print dialog for the one selected item, when Dossier prints its type (read
+    /// from its contents first, as the options menu reads it).
+    func printSelection() {
+        guard selectedURLs.count == 1, location != .trash else { return }
+        let controller = interactionController(for: selectedURLs)
+        Task { @MainActor in
+            _ = await controller.resolvedTypes()
+            if controller.canPerform(.print) { controller.perform(.print) }
+        }
     }
 
     /// The folder shown, if the location is one (new items go there).
