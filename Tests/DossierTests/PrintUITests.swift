@@ -44,6 +44,30 @@ final class PrintUITests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() }, "Escape cancels the dialog")
         XCTAssertTrue(app.isRunning, "the previewer is still there")
         XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"))
+
+        // The dialog's Preview shows the pages in GTK's previewer (Evince, when installed);
+        // the previewer is then ready to print again.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/evince") else { return }
+        DesktopSession.click(x: 700, y: 400)
+        DesktopSession.key("ctrl+p")
+        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Ctrl+P opened the dialog again")
+        DesktopSession.key("alt+v")  // the dialog's "Pre_view"
+        var window = ""
+        XCTAssertTrue(eventually(timeout: 30) {
+            window = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--class", "evince"])
+                .split(separator: "\n").first.map(String.init) ?? ""
+            return !window.isEmpty
+        }, "the pages are previewed")
+        Thread.sleep(forTimeInterval: 2)  // Evince's first frame, for the screenshot
+        DesktopSession.screenshot("print-preview")
+        if let pid = Int32(DesktopSession.run(["/usr/bin/xdotool", "getwindowpid", window]).trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(pid, SIGTERM)
+        }
+        XCTAssertTrue(app.isRunning)
+        DesktopSession.click(x: 700, y: 400)
+        DesktopSession.key("ctrl+p")
+        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "after a preview, Ctrl+P opens the dialog again")
+        DesktopSession.key("Escape")
     }
 
     func testTheBrowserPrintsTheSelectedItemAndOffersPrintOnlyWhereItCan() throws {

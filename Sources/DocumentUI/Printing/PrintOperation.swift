@@ -98,9 +98,21 @@ final class PrintOperation {
                 resumed = true
                 continuation.resume(returning: result)
             }
-            // "done" comes when an asynchronous run ends (after the pages were sent).
+            // "done" comes when an asynchronous run ends (after the pages were sent). A preview
+            // (the dialog's Preview button, shown by GTK's external previewer) ends with no
+            // "done": its status says it is finished.
             connectNumberSignal(raw(operation), "done") { result in
                 MainActor.assumeIsolated { finish(GtkPrintOperationResult(rawValue: result)) }
+            }
+            connectSignal(raw(operation), "status-changed") { [operation] () -> Void in
+                MainActor.assumeIsolated {
+                    guard gtk_print_operation_is_finished(operation) != 0 else { return }
+                    // "done" follows at once when there is one: let it give the result first.
+                    MainLoopIdle.run {
+                        let aborted = gtk_print_operation_get_status(operation) == GTK_PRINT_STATUS_FINISHED_ABORTED
+                        finish(aborted ? GTK_PRINT_OPERATION_RESULT_CANCEL : GTK_PRINT_OPERATION_RESULT_APPLY)
+                    }
+                }
             }
             var error: UnsafeMutablePointer<GError>?
             let started = gtk_print_operation_run(operation, action, parent, &error)
