@@ -129,7 +129,8 @@ final class PrintTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// Prints `url` to a PDF through the interaction controller, and opens the result.
+    /// Prints `url` to a PDF through the interaction controller, and opens the result (kept
+    /// with the screenshots, to look at).
     private func print(_ url: URL, pages: [ClosedRange<Int>]? = nil, timeout: TimeInterval = 30) throws -> PrintedPDF {
         let output = folder.url.appendingPathComponent("printed-\(UUID().uuidString).pdf")
         final class Outcome: @unchecked Sendable { var result: Result<Void, PrintError>? }
@@ -148,6 +149,10 @@ final class PrintTests: XCTestCase {
             XCTAssertTrue(spin(timeout: timeout) { outcome.result != nil }, "printing ended")
             try XCTUnwrap(outcome.result).get()
         }
+        let kept = Screenshots.folder.appendingPathComponent("printed-\(url.lastPathComponent).pdf")
+        try? FileManager.default.createDirectory(at: Screenshots.folder, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: kept)
+        try? FileManager.default.copyItem(at: output, to: kept)
         return try PrintedPDF(output)
     }
 
