@@ -155,3 +155,20 @@ public func connectPointerNumberSignal(
 ) -> SignalConnection {
     connect(instance, signal, handler, trampoline: unsafeBitCast(voidPointerNumber, to: GCallback.self), after: after)
 }
+
+// A pointer, a signed integer and a pointer, e.g. GtkPrintOperation::request-page-setup (the
+// context, the page's number, its page setup).
+private typealias VoidPointerNumberPointer = @convention(c) (gpointer?, gpointer?, gint, gpointer?, gpointer?) -> Void
+private let voidPointerNumberPointer: VoidPointerNumberPointer = { _, first, number, second, data in
+    box(data, as: ((UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void).self)(first, number, second)
+}
+
+/// Connects a handler for a signal with a pointer, an integer and a pointer argument, e.g.
+/// GtkPrintOperation's `request-page-setup` (the print context, the page, its page setup).
+@discardableResult
+public func connectPointerNumberPointerSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    _ handler: @escaping (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void
+) -> SignalConnection {
+    connect(instance, signal, handler, trampoline: unsafeBitCast(voidPointerNumberPointer, to: GCallback.self), after: after)
+}

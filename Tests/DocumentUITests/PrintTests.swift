@@ -37,6 +37,25 @@ final class PrintTests: XCTestCase {
         XCTAssertTrue(printed.text(of: 2).contains("Page 5 of the fixture"))
     }
 
+    func testALandscapePageGoesOnTheSheetTurned() throws {
+        let url = folder.url.appendingPathComponent("slides.pdf")
+        let surface = cairo_pdf_surface_create(url.path, 842, 595)
+        let context = cairo_create(surface)
+        cairo_set_font_size(context, 20)
+        for size in [(842.0, 595.0), (595.0, 842.0)] {
+            cairo_pdf_surface_set_size(surface, size.0, size.1)
+            cairo_move_to(context, 72, 100)
+            cairo_show_text(context, "A slide")
+            cairo_show_page(context)
+        }
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+        let printed = try print(url)
+        let landscape = try XCTUnwrap(printed.render(page: 0)), portrait = try XCTUnwrap(printed.render(page: 1))
+        XCTAssertGreaterThan(landscape.width, landscape.height, "the landscape page is printed landscape")
+        XCTAssertLessThan(portrait.width, portrait.height, "the portrait one portrait")
+    }
+
     func testAnImagePrintsFittedAndCentredOnOnePage() throws {
         // A red picture twice as wide as it is high: on a portrait page it takes the width
         // inside the margins, and sits in the middle of the height.

@@ -54,10 +54,26 @@ final class PrintOperation {
         connectPointerNumberSignal(raw(operation), "draw-page") { [weak self] context, page in
             MainActor.assumeIsolated {
                 guard let self, let context else { return }
-                let index = Int(page)
-                self.pages.draw(page: self.pageMap.map { index < $0.count ? $0[index] : index } ?? index, on: OpaquePointer(context))
+                self.pages.draw(page: self.itemPage(Int(page)), on: OpaquePointer(context))
             }
         }
+        // A landscape page (a slide) goes on the paper turned, as Evince prints it, rather
+        // than shrunk to the width of a portrait sheet.
+        connectPointerNumberPointerSignal(raw(operation), "request-page-setup") { [weak self] _, page, setup in
+            MainActor.assumeIsolated {
+                guard let self, let setup, self.pages.isLandscape(page: self.itemPage(Int(page))) else { return }
+                let pageSetup = OpaquePointer(setup)
+                if gtk_page_setup_get_orientation(pageSetup) == GTK_PAGE_ORIENTATION_PORTRAIT {
+                    gtk_page_setup_set_orientation(pageSetup, GTK_PAGE_ORIENTATION_LANDSCAPE)
+                }
+            }
+        }
+    }
+
+    /// The item's page that GTK's page `index` is (they differ when the export has ranges).
+    private func itemPage(_ index: Int) -> Int {
+        guard let pageMap else { return index }
+        return index < pageMap.count ? pageMap[index] : index
     }
 
     /// Tells GTK how many pages to print: all of the item's, or those of the chosen ranges.
@@ -108,8 +124,8 @@ final class PrintOperation {
                 MainActor.assumeIsolated {
                     guard gtk_print_operation_is_finished(operation) != 0 else { return }
                     // "done" follows at once when there is one: let it give the result first.
+                    let aborted = gtk_print_operation_get_status(operation) == GTK_PRINT_STATUS_FINISHED_ABORTED
                     MainLoopIdle.run {
-                        let aborted = gtk_print_operation_get_status(operation) == GTK_PRINT_STATUS_FINISHED_ABORTED
                         finish(aborted ? GTK_PRINT_OPERATION_RESULT_CANCEL : GTK_PRINT_OPERATION_RESULT_APPLY)
                     }
                 }

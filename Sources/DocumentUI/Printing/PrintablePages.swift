@@ -17,10 +17,13 @@ protocol PrintablePages: AnyObject {
     func paginate(_ context: OpaquePointer) -> Int?
     /// Draws page `index` (from 0) on `context`.
     func draw(page index: Int, on context: OpaquePointer)
+    /// Whether page `index` is wider than it is high, and so goes on the paper turned.
+    func isLandscape(page index: Int) -> Bool
 }
 
 extension PrintablePages {
     func paginate(_ context: OpaquePointer) -> Int? { pageCount ?? 0 }
+    func isLandscape(page index: Int) -> Bool { false }
 }
 
 /// A renderer whose items can be printed: Print… (and Ctrl+P in the previewer) is offered for

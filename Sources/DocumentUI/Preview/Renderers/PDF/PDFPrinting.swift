@@ -11,7 +11,7 @@ extension PDFRenderer: PrintableRenderer {
 
 /// A PDF's own pages for the printer: each drawn by poppler for printing (at the printer's
 /// resolution, as vectors) on the whole sheet, centred, and shrunk only when it is larger
-/// than the paper. The document is opened for printing alone: the previewer draws its own
+/// than the paper; a landscape page on the paper turned. The document is opened for printing alone: the previewer draws its own
 /// copy on other threads, and poppler draws a document on one thread at a time.
 @MainActor
 final class PDFPages: PrintablePages {
@@ -25,6 +25,14 @@ final class PDFPages: PrintablePages {
         let count = Int(dossier_pdf_page_count(document.pointer))
         guard count > 0 else { throw PreviewError(tr("The document has no pages.")) }
         pageCount = count
+    }
+
+    func isLandscape(page index: Int) -> Bool {
+        guard let page = dossier_pdf_get_page(document.pointer, Int32(index)) else { return false }
+        defer { g_object_unref(raw(page)) }
+        var width = 0.0, height = 0.0
+        dossier_pdf_page_size(page, &width, &height)
+        return width > height
     }
 
     func draw(page index: Int, on context: OpaquePointer) {
