@@ -15,6 +15,18 @@ final class PrintUITests: XCTestCase {
         try XCTSkipUnless(DesktopSession.isAvailable, "no display: UI tests run under `make test`, which starts Xvfb")
     }
 
+    /// Opens the previewer window's menu with F10 (its primary menu) and returns its items.
+    private func openWindowMenu() -> [String] {
+        DesktopSession.click(x: 700, y: 400)
+        DesktopSession.key("F10")
+        var names: [String] = []
+        _ = eventually(timeout: 10) {
+            names = DesktopSession.menuItems()
+            return names.contains("Properties")
+        }
+        return names
+    }
+
     /// The print dialog's window (GtkPrintUnixDialog, titled "Print") in the tree.
     private func printDialogShown() -> Bool {
         DesktopSession.accessibleNames().contains { $0 == "dialog: Print" || $0 == "frame: Print" || $0 == "window: Print" }
@@ -31,8 +43,21 @@ final class PrintUITests: XCTestCase {
         XCTAssertFalse(eventually(timeout: 2) { printDialogShown() }, "no print dialog for an archive")
         XCTAssertTrue(app.isRunning)
 
+        let archiveMenu = openWindowMenu()
+        XCTAssertTrue(archiveMenu.contains("Properties"), "the window's menu opened: \(archiveMenu)")
+        XCTAssertFalse(archiveMenu.contains("Print…"), "the window's menu has no Print… for an archive")
+        DesktopSession.key("Escape")  // the menu has the keyboard: Escape closes it
+        XCTAssertTrue(eventually { DesktopSession.menuItems().isEmpty })
+        XCTAssertTrue(app.isRunning)
+
         DesktopSession.key("Right")
         XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"), "the PDF is shown")
+        XCTAssertTrue(openWindowMenu().contains("Print…"), "the window's menu has Print… for a PDF")
+        XCTAssertTrue(DesktopSession.activate("Print…", role: "menu item"))
+        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Print… in the menu opened the print dialog")
+        DesktopSession.key("Escape")
+        XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() })
+        DesktopSession.click(x: 700, y: 400)
         DesktopSession.key("ctrl+p")
         XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Ctrl+P opened GTK's print dialog: \(DesktopSession.accessibleNames())")
         XCTAssertTrue(DesktopSession.waitForAccessible("Print to File"), "with GTK's printers")
