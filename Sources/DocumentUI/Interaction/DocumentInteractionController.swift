@@ -4,7 +4,7 @@ import Foundation
 import GObjectSupport
 
 /// Everything a person can do with a document from any widget that shows it: open it in its
-/// default app or another one, preview it, and its options and Open With menus — the
+/// default app or another one, preview it, print it, and its options and Open With menus — the
 /// UIDocumentInteractionController of Linux. The browser, the previewer's Open With button
 /// and `dossier open` (through `DocumentLauncher`) all go through this one path.
 ///

@@ -8,7 +8,7 @@ extension DocumentInteractionController {
     /// Reads the document off the main thread and shows GTK's print dialog for it, with its
     /// preview, above `parent` (by default the window the action came from, else the host's).
     /// The end reaches the delegate's `didPerform` (a failure is shown; a cancelled dialog is
-    /// not one). Does nothing for a type Dossier does not print.
+    /// not one); a type Dossier does not print ends in a `.print(.notPrintable)` failure.
     public func presentPrintDialog(transientFor parent: UnsafeMutablePointer<GtkWindow>? = nil) {
         guard urls.count == 1 else { return }
         let window = parent ?? actionWindow()
@@ -26,8 +26,8 @@ extension DocumentInteractionController {
         }
     }
 
-    /// Prints the document to the PDF file `pdfURL` with no dialog, through GTK's file printer:
-    /// the pages a printer would get (`pages` only, ranges of page numbers from 0, when given).
+    /// Prints the document to the PDF file `pdfURL` with no dialog (GTK's export): the pages a
+    /// printer would get (`pages` only, ranges of page numbers from 0, when given).
     public func print(to pdfURL: URL, pages: [ClosedRange<Int>]? = nil) async throws(PrintError) {
         let type = await resolvedTypes()[0]
         try await DocumentPrinter.print(url, type: type, to: pdfURL, pages: pages)

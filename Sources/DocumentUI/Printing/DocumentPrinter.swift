@@ -5,8 +5,8 @@ import GObjectSupport
 
 /// Prints documents through GTK's printing: PDF pages at full resolution, images fitted to
 /// the page, text and source code highlighted with line numbers, Markdown and HTML laid out
-/// by WebKit. The interaction controller's Print… (its options menu, the previewer's Ctrl+P)
-/// and `dossier print` come here; a type whose renderer cannot print is not offered.
+/// by WebKit. The interaction controller's Print… (its options menu, the previewer's menu and
+/// Ctrl+P, the browser's Ctrl+P) comes here; a type whose renderer cannot print is not offered.
 @MainActor
 public enum DocumentPrinter {
     /// Whether documents of `type` can be printed.
@@ -24,8 +24,11 @@ public enum DocumentPrinter {
     public static func presentPrintDialog(for url: URL, type: DocumentType? = nil, title: String? = nil,
                                           transientFor parent: UnsafeMutablePointer<GtkWindow>?) async throws(PrintError) -> Bool {
         let item = PreviewItem(url: url, title: title)
+        // The window may go while the document is read: the dialog is then on its own.
+        let anchor = parent.map { WeakWidget(widget($0)) }
         let pages = try await layOut(item, type: type)
-        return try await PrintOperation(pages, title: item.displayTitle).run(.dialog(parent: parent))
+        let window = anchor?.widget.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        return try await PrintOperation(pages, title: item.displayTitle).run(.dialog(parent: window))
     }
 
     /// Prints the document at `url` to the PDF file `pdfURL` with no dialog (GTK's export): the
