@@ -35,7 +35,9 @@ enum WebPagePDF {
         }
         guard ok else { throw PreviewError(tr("The page could not be shown without loading remote content.")) }
 
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dossier-print-\(UUID().uuidString)")
+        // In Dossier's cache, the one place it writes on a file's behalf.
+        let folder = URL(fileURLWithPath: String(cString: g_get_user_cache_dir()))
+            .appendingPathComponent("dossier/print-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = folder.appendingPathComponent("page.pdf")
