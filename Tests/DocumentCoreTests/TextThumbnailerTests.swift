@@ -44,4 +44,18 @@ final class TextThumbnailerTests: XCTestCase {
         XCTAssertEqual(pixels(image), pixels(try thumbnail(utf8)), "drawn as the same text in UTF-8 is")
         try keep(image, as: "thumbnail-utf16")
     }
+
+    /// Each of the seven encodings the previewer is tested in draws the page its text in UTF-8
+    /// draws.
+    func testEveryEncodingOfThePreviewerDrawsItsText() throws {
+        let folder = try TemporaryFolder()
+        for sample in try EncodedTexts.samples() {
+            let file = try folder.write(sample.name, bytes: Array(sample.bytes))
+            let utf8 = try folder.write("utf8-" + sample.name, sample.text)
+            XCTAssertEqual(TextThumbnailer.page(of: sample.bytes), sample.text, "\(sample.name): the page's text")
+            let image = try thumbnail(file)
+            XCTAssertEqual(pixels(image), pixels(try thumbnail(utf8)), "\(sample.name): drawn as the same text in UTF-8 is")
+            try keep(image, as: "thumbnail-" + (sample.name as NSString).deletingPathExtension)
+        }
+    }
 }
