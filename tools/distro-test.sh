@@ -122,8 +122,10 @@ inside() {
   }
   # /proc is the host's (a new procfs here would keep the thumbnailers' own bubblewrap from
   # mounting one), and /tmp the chroot's own folder, no mount point (as on the host: the
-  # bookmark and volume tests read the mount table).
-  bwrap --bind "$root" / --dev /dev --bind /proc /proc --tmpfs /run \
+  # bookmark and volume tests read the mount table). /sys is the host's, read-only: WebKit's
+  # own sandbox binds parts of it (/sys/block…), and without them its web process never
+  # starts and GLib aborts the renderer's process.
+  bwrap --bind "$root" / --dev /dev --bind /proc /proc --ro-bind /sys /sys --tmpfs /run \
     --ro-bind "$SWIFT_ROOT" /opt/swift --ro-bind "$tree" /src \
     --bind "$cache/$suite/build" /build --bind "$cache/$suite/home" /home/tester \
     --die-with-parent --chdir /src \
