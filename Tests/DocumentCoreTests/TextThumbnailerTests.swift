@@ -23,28 +23,6 @@ final class TextThumbnailerTests: XCTestCase {
         return Data(bytes: gdk_pixbuf_read_pixels(image.pointer), count: length)
     }
 
-    func testTheThumbnailOfAGB18030FileIsDrawnFromItsDecodedText() throws {
-        let folder = try TemporaryFolder()
-        let text = TextDecodingTests.chinese
-        let gb = try folder.write("gb18030.txt", bytes: Array(try TextDecodingTests.encoded(text, as: "GB18030")))
-        let utf8 = try folder.write("utf8.txt", text)
-        XCTAssertEqual(TextThumbnailer.page(of: try Data(contentsOf: gb)), text, "the page's text is the Chinese text")
-        let image = try thumbnail(gb)
-        XCTAssertEqual(pixels(image), pixels(try thumbnail(utf8)), "drawn as the same text in UTF-8 is")
-        try keep(image, as: "thumbnail-gb18030")
-    }
-
-    func testTheThumbnailOfAUTF16FileIsDrawnFromItsDecodedText() throws {
-        let folder = try TemporaryFolder()
-        let text = TextDecodingTests.korean + TextDecodingTests.western
-        let utf16 = try folder.write("utf16.txt", bytes: [0xFF, 0xFE] + Array(try TextDecodingTests.encoded(text, as: "UTF-16LE")))
-        let utf8 = try folder.write("utf8.txt", text)
-        XCTAssertEqual(TextThumbnailer.page(of: try Data(contentsOf: utf16)), text, "the page's text, without the byte order mark")
-        let image = try thumbnail(utf16)
-        XCTAssertEqual(pixels(image), pixels(try thumbnail(utf8)), "drawn as the same text in UTF-8 is")
-        try keep(image, as: "thumbnail-utf16")
-    }
-
     /// Each of the seven encodings the previewer is tested in draws the page its text in UTF-8
     /// draws.
     func testEveryEncodingOfThePreviewerDrawsItsText() throws {
