@@ -61,9 +61,10 @@ final class PrintUITests: XCTestCase {
         DesktopSession.key("ctrl+p")
         XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Ctrl+P opened GTK's print dialog: \(DesktopSession.accessibleNames())")
         XCTAssertTrue(DesktopSession.waitForAccessible("Print to File"), "with GTK's printers")
-        Thread.sleep(forTimeInterval: 1)  // the dialog's first frame, for the screenshot
-        let shot = DesktopSession.screenshot("print-dialog")
-        XCTAssertGreaterThan(DesktopSession.variation(shot, x: 100, y: 100, width: 800, height: 600), 0.02)
+        // The dialog drawn: its first frame may follow its accessible nodes.
+        XCTAssertTrue(eventually(timeout: 15) {
+            DesktopSession.variation(DesktopSession.screenshot("print-dialog"), x: 100, y: 100, width: 800, height: 600) > 0.02
+        }, "the print dialog is drawn")
 
         DesktopSession.key("Escape")
         XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() }, "Escape cancels the dialog")
