@@ -20,12 +20,24 @@ final class ChangeWatcher: @unchecked Sendable {
     /// existed before a window cannot be told from its events (a rename over an existing file
     /// looks like a new one), so the watcher remembers.
     private var known: [String: Set<String>] = [:]
+    /// Wakes the thread for a flush (`flush(timeout:)`), and who waits for it.
+    private let wake: Int32
+    private let wakeWriter: Int32
+    private var flushWaiters: [DispatchSemaphore] = []
     private static let window: Duration = .milliseconds(50)
 
     init(registry: PresenterRegistry) {
         self.registry = registry
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        if fd >= 0 {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            }
+        }
+        (wake, wakeWriter) = (ends[0], ends[1])
+        if fd >= 0 && wake >= 0 {
             let thread = Thread { [unowned self] in self.run() }
             thread.name = "dossier-change-watcher"
             thread.start()
@@ -72,6 +84,19 @@ final class ChangeWatcher: @unchecked Sendable {
         }
     }
 
+    /// Delivers what inotify has queued so far at once, ending the current window early, and
+    /// returns after the thread handed it to the registry (false after `timeout`). Events
+    /// are queued by the kernel during the call that caused them, so every change made before
+    /// this call is among them.
+    func flush(timeout: Duration) -> Bool {
+        guard fd >= 0, wake >= 0 else { return true }
+        let done = DispatchSemaphore(value: 0)
+        lock.withLock { flushWaiters.append(done) }
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)
+        return done.wait(timeout: .now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000)) == .success
+    }
+
     // MARK: The thread
 
     private struct RawEvent {
@@ -86,23 +111,31 @@ final class ChangeWatcher: @unchecked Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 8)
         defer { buffer.deallocate() }
         while true {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             var timeout: Int32 = -1
             if let deadline {
                 let left = deadline - ContinuousClock.now
                 timeout = max(0, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             }
-            let ready = poll(&descriptor, 1, timeout)
-            if ready > 0 {
-                let count = read(fd, buffer, 64 * 1024)
-                if count > 0 {
+            let ready = poll(&descriptors, 2, timeout)
+            if ready < 0 && errno != EINTR { return }
+            var flushing: [DispatchSemaphore] = []
+            if ready > 0 && descriptors[1].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                while read(wake, &bytes, bytes.count) > 0 {}
+                flushing = lock.withLock { defer { flushWaiters.removeAll() }; return flushWaiters }
+            }
+            if ready > 0 && (descriptors[0].revents != 0 || !flushing.isEmpty) {
+                // A flush drains the queue; otherwise one read per wake-up is enough.
+                repeat {
+                    let count = read(fd, buffer, 64 * 1024)
+                    guard count > 0 else { break }
                     pending += parse(buffer, count)
                     if deadline == nil { deadline = ContinuousClock.now + Self.window }
-                }
-            } else if ready < 0 && errno != EINTR {
-                return
+                } while !flushing.isEmpty
             }
-            if let current = deadline, ContinuousClock.now >= current {
+            if let current = deadline, !flushing.isEmpty || ContinuousClock.now >= current {
                 let changes = classify(pending)
                 pending.removeAll()
                 deadline = nil
@@ -110,6 +143,7 @@ final class ChangeWatcher: @unchecked Sendable {
                     registry.deliver(change, fromCoordinator: false)
                 }
             }
+            for waiter in flushing { waiter.signal() }
         }
     }
 

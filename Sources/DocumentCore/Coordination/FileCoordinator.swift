@@ -46,6 +46,16 @@ public final class FileCoordinator: Sendable {
         PresenterRegistry.shared.remove(presenter)
     }
 
+    /// Delivers at once every outside change the system has reported so far, without waiting
+    /// for the coalescing window, and returns when every presenter's queue has handled it: after
+    /// this call, a change made before it has reached its presenters, and a presenter that was
+    /// told nothing will not be told about it later. Blocks the caller; not for a presenter's
+    /// own queue. Returns false if the watcher did not answer within `timeout`.
+    @discardableResult
+    public static func deliverPendingChanges(timeout: Duration = .seconds(60)) -> Bool {
+        PresenterRegistry.shared.deliverPendingChanges(timeout: timeout)
+    }
+
     // MARK: Coordinated access
 
     /// Runs `reader` while holding a shared lock on the item at `url`.

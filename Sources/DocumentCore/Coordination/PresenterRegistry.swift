@@ -140,6 +140,16 @@ final class PresenterRegistry: @unchecked Sendable {
         }
     }
 
+    /// The barrier behind `FileCoordinator.deliverPendingChanges`: the watcher delivers what
+    /// the kernel has queued, then each presenter's queue is waited on, after those deliveries.
+    func deliverPendingChanges(timeout: Duration) -> Bool {
+        let hasWatcher = lock.withLock { !entries.isEmpty }
+        guard hasWatcher, watcher.flush(timeout: timeout) else { return !hasWatcher }
+        let queues = presenters(where: { _ in true }, excluding: nil).map { $0.0.presentedItemOperationQueue }
+        for queue in queues { queue.sync {} }
+        return true
+    }
+
     /// True when the watcher's view of `path` is exactly what the coordinator already reported.
     func wasReported(_ path: String) -> Bool {
         lock.withLock {
