@@ -2,7 +2,7 @@ import Foundation
 
 /// Waits, polling, until `condition` holds or `timeout` passes: a safety net for things that
 /// happen in another thread or process, never a timing to assert on.
-public func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+public func eventually(timeout: TimeInterval = 60, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }

@@ -253,7 +253,7 @@ final class DirectoryQueryTests: XCTestCase {
             XCTAssertTrue(Thread.isMainThread)
             if case .reload = event { gathered.fulfill() }
         })
-        wait(for: [gathered], timeout: 20)
+        wait(for: [gathered], timeout: 60)
         query.stop()
     }
 

@@ -64,11 +64,15 @@ final class DocumentTests: XCTestCase {
         let saves = Counter()
         document.thumbnailWriter = { _, _ in saves.increment() }
         try document.open()
-        document.edit("v1")
-        document.edit("v2")
-        document.edit("v3")
+        // Quick edits: on the document's queue, so no autosave can run between them however
+        // slow the machine.
+        document.presentedItemOperationQueue.sync {
+            document.edit("v1")
+            document.edit("v2")
+            document.edit("v3")
+        }
         XCTAssertTrue(eventually { saves.value == 1 })
-        Thread.sleep(forTimeInterval: 0.4)
+        // Saved and nothing unsaved: no autosave is pending, so none can follow.
         XCTAssertEqual(saves.value, 1, "three quick edits, one save")
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "v3")
         XCTAssertFalse(document.hasUnsavedChanges)

@@ -50,7 +50,7 @@ final class ExternalThumbnailerTests: XCTestCase {
             XCTAssertEqual($0 as? ThumbnailError, .timedOut(name: "slow.tar", thumbnailer: "fake", seconds: 1))
         }
         // Nothing of it is left running.
-        XCTAssertTrue(eventually(timeout: 5) { !Self.processRunning(containing: marker) })
+        XCTAssertTrue(eventually(timeout: 60) { !Self.processRunning(containing: marker) })
         XCTAssertThrowsError(try generator.thumbnail(of: archive, size: .normal)) {
             XCTAssertEqual($0 as? ThumbnailError, .failedBefore(name: "slow.tar"), "recorded as a failure")
         }
@@ -94,9 +94,16 @@ final class ExternalThumbnailerTests: XCTestCase {
     func testAFileThatChangesWhileBeingThumbnailedIsNotCached() throws {
         let folder = try TemporaryFolder()
         let archive = try folder.write("moving.tar", bytes: SampleFiles.tar)
-        let generator = try generator(folder, script: "sleep 1; \(printPNG) > \"$2\"")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
-            try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 30)], ofItemAtPath: archive.path)
+        // The thumbnailer runs until the file has changed under it, and the change is made once
+        // it runs: in that order however slow the machine.
+        let marker = "dossier-moving-\(UUID().uuidString)"
+        let later = Date(timeIntervalSinceNow: 3600)
+        let script = ": \(marker); while [ $(stat -c %Y \"$1\") -lt \(Int(later.timeIntervalSince1970)) ]; do sleep 0.05; done; "
+            + "\(printPNG) > \"$2\""
+        let generator = try generator(folder, script: script, timeout: .seconds(120))
+        DispatchQueue.global().async {
+            guard eventually(timeout: 60, { Self.processRunning(containing: marker) }) else { return }
+            try? FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: archive.path)
         }
         XCTAssertThrowsError(try generator.thumbnail(of: archive, size: .normal)) {
             XCTAssertEqual($0 as? ThumbnailError, .changedWhileReading(name: "moving.tar"))

@@ -34,7 +34,7 @@ final class TagIndexTests: XCTestCase {
         let scanned = expectation(description: "scanned")
         index.start { scanned.fulfill() }
         defer { index.stop() }
-        wait(for: [scanned], timeout: 10)
+        wait(for: [scanned], timeout: 60)
         XCTAssertEqual(paths(index.files(taggedWith: "urgent")), [root + "/report.txt"])
 
         // Another program tags a file: inotify's IN_ATTRIB.

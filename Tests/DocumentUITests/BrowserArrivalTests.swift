@@ -44,12 +44,12 @@ final class BrowserArrivalTests: XCTestCase {
             try Data("new\n".utf8).write(to: new)
             XCTAssertTrue(spin { browser.grid.animatedArrivals.contains(new.path) }, "the new file's cell animates in")
             let cell = try XCTUnwrap(browser.grid.cell(showing: new))
-            XCTAssertTrue(spin(timeout: 2) { (cell.arrival.progress ?? 0) > 0.1 }, "frames move it on")
+            XCTAssertTrue(spin(timeout: 60) { (cell.arrival.progress ?? 0) > 0.1 }, "frames move it on")
             let progress = try XCTUnwrap(cell.arrival.progress, "still running")
             XCTAssertLessThan(gtk_widget_get_opacity(cell.root), 1, "half see-through at \(progress)")
             // No main-loop turn until the screenshot: the screen keeps this frame.
             DesktopTest.screenshot("browser-arrival-1-mid")
-            XCTAssertTrue(spin(timeout: 3) { cell.arrival.progress == nil }, "it ends")
+            XCTAssertTrue(spin(timeout: 60) { cell.arrival.progress == nil }, "it ends")
             XCTAssertEqual(gtk_widget_get_opacity(cell.root), 1, "at rest, fully shown")
             XCTAssertFalse(gtk_widget_has_css_class(cell.root, "dossier-arriving-0") != 0)
             XCTAssertEqual(browser.model.position(of: new), 0, "at its place")
@@ -99,7 +99,7 @@ final class BrowserArrivalTests: XCTestCase {
             let new = url.appendingPathComponent("file00-new.txt")
             try Data("new\n".utf8).write(to: new)
             var lowest = 1.0
-            XCTAssertTrue(spin(timeout: 5) {
+            XCTAssertTrue(spin(timeout: 60) {
                 guard let cell = browser.list.nameCell(showing: new) else { return false }
                 lowest = min(lowest, gtk_widget_get_opacity(cell.root))
                 return lowest < 1 && gtk_widget_get_opacity(cell.root) == 1

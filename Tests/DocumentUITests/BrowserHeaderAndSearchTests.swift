@@ -85,7 +85,7 @@ final class BrowserHeaderAndSearchTests: XCTestCase {
             XCTAssertTrue(spin { !browser.search.isActive && browser.model.count == 600 }, "Escape ended the search")
             // The grid keeps its place by a row and an offset into it, so it may land a few pixels
             // off (10 with two-line rows): well within a row of ~170 px.
-            XCTAssertTrue(spin(timeout: 3) { abs(gtk_adjustment_get_value(adjustment) - folderOffset) < 32 },
+            XCTAssertTrue(spin(timeout: 60) { abs(gtk_adjustment_get_value(adjustment) - folderOffset) < 32 },
                           "back where the folder was: \(gtk_adjustment_get_value(adjustment)) for \(folderOffset)")
             settle(0.3)
             window.screenshot("browser-search-scroll-3-back")

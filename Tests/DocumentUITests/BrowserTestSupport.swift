@@ -7,7 +7,7 @@ import GObjectSupport
 /// tasks) until `condition` holds or `timeout` passes; returns the condition's last answer.
 @MainActor
 @discardableResult
-func spin(timeout: TimeInterval = 15, until condition: () -> Bool) -> Bool {
+func spin(timeout: TimeInterval = 60, until condition: () -> Bool) -> Bool {
     MainLoopBridge.install()
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {

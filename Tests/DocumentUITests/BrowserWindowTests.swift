@@ -34,7 +34,7 @@ final class BrowserWindowTests: XCTestCase {
             XCTAssertTrue(spin { browser.model.count == 10_004 }, "items: \(browser.model.count)")
             XCTAssertTrue(spin { !browser.grid.boundItems.isEmpty }, "cells are bound")
             XCTAssertEqual(browser.model[0].name, "Projects", "folders first")
-            XCTAssertTrue(spin(timeout: 20) { window.thumbnailsShown(browser) >= 3 }, "the pictures' thumbnails replace their icons")
+            XCTAssertTrue(spin(timeout: 60) { window.thumbnailsShown(browser) >= 3 }, "the pictures' thumbnails replace their icons")
             settle(0.5)
             window.screenshot("browser-1-grid")
 

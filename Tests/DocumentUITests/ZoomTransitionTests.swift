@@ -113,7 +113,7 @@ private func makeSourceWindow() -> (Widget, Widget) {
 }
 
 @MainActor
-private func pump(until condition: () -> Bool, timeout: TimeInterval = 10) throws {
+private func pump(until condition: () -> Bool, timeout: TimeInterval = 60) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
         guard Date() < deadline else { throw XCTSkip("timed out waiting for the display") }

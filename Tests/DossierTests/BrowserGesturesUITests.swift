@@ -55,7 +55,7 @@ final class BrowserGesturesUITests: XCTestCase {
 
     /// Waits for the options menu, checks its entries, and closes it with Escape.
     private func expectOptionsMenu(_ how: String, screenshot: String) {
-        XCTAssertTrue(DesktopSession.waitForAccessible("Duplicate", timeout: 5), "\(how) opened the options menu")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Duplicate", timeout: 60), "\(how) opened the options menu")
         let shown = names()
         for entry in ["Open", "Open With", "Preview", "Rename…", "Duplicate", "Move to Trash", "Copy Path", "Properties", "Print…"] {
             XCTAssertTrue(shown.contains { $0.hasSuffix(": " + entry) }, "\(how): the menu has \(entry)")
@@ -132,7 +132,7 @@ final class BrowserGesturesUITests: XCTestCase {
     /// Waits until the icon of `name` is `size` pixels.
     private func expectIcon(_ name: String, _ size: Int, _ message: String) {
         var seen: Int?
-        XCTAssertTrue(eventually(timeout: 5) { seen = self.iconSize(of: name); return seen == size },
+        XCTAssertTrue(eventually(timeout: 60) { seen = self.iconSize(of: name); return seen == size },
                       "\(message): \(size) pixels expected, \(seen.map(String.init) ?? "none") seen")
     }
 
@@ -260,7 +260,7 @@ final class BrowserGesturesUITests: XCTestCase {
         XCTAssertFalse(shows(".secret"), "dot-files are hidden at first")
 
         DesktopSession.key("ctrl+h")
-        XCTAssertTrue(DesktopSession.waitForAccessible(".secret", timeout: 5), "Ctrl+H shows them")
+        XCTAssertTrue(DesktopSession.waitForAccessible(".secret", timeout: 60), "Ctrl+H shows them")
         DesktopSession.screenshot("gestures-hidden-shown")
         DesktopSession.key("ctrl+h")
         XCTAssertTrue(eventually { !self.shows(".secret") }, "Ctrl+H again hides them")
@@ -269,7 +269,7 @@ final class BrowserGesturesUITests: XCTestCase {
         DesktopSession.click(x: menu.x, y: menu.y)
         XCTAssertTrue(DesktopSession.waitForAccessible("Show Hidden Files"))
         XCTAssertTrue(DesktopSession.activate("Show Hidden Files"))
-        XCTAssertTrue(DesktopSession.waitForAccessible(".secret", timeout: 5), "the menu's toggle shows them")
+        XCTAssertTrue(DesktopSession.waitForAccessible(".secret", timeout: 60), "the menu's toggle shows them")
         DesktopSession.screenshot("gestures-hidden-menu")
         if !shows("Show Hidden Files") { DesktopSession.click(x: menu.x, y: menu.y) }
         XCTAssertTrue(DesktopSession.waitForAccessible("Show Hidden Files"))

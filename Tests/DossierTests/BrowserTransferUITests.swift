@@ -72,7 +72,7 @@ final class BrowserTransferUITests: XCTestCase {
         XCTAssertLessThan(partial, 2 << 30, "still copying when cancelled")
 
         XCTAssertTrue(DesktopSession.activate("Cancel Copying 1 item"), "Cancel pressed")
-        XCTAssertTrue(eventually(timeout: 15) { !self.exists(copy) }, "the partial copy is removed")
+        XCTAssertTrue(eventually(timeout: 60) { !self.exists(copy) }, "the partial copy is removed")
         XCTAssertTrue(DesktopSession.waitForAccessible("Cancelled"), "the row (and a toast) say it was cancelled")
         DesktopSession.screenshot("transfer-2-cancelled")
         XCTAssertEqual(size(big), 2 << 30, "the source is untouched")
@@ -254,7 +254,7 @@ struct DragPeer {
         process = try DesktopSession.launch(["/usr/bin/python3", script.path, mode, logFile.path] + uris,
                                             environment: ["NO_AT_BRIDGE": "1", "GTK_A11Y": "none"])
         let file = logFile
-        XCTAssertTrue(eventually(timeout: 15) {
+        XCTAssertTrue(eventually(timeout: 60) {
             ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains("ready")
         }, "the drag peer started")
         let window = DesktopSession.windowID(named: "Drag Peer")

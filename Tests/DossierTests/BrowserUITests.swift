@@ -55,7 +55,7 @@ final class BrowserUITests: XCTestCase {
     private func open(_ folder: URL) throws {
         app = try DesktopSession.launch([CommandRunner.binary, folder.path], environment: try environment)
         let title = folder.lastPathComponent
-        XCTAssertTrue(eventually(timeout: 20) { DesktopSession.windowID(named: title) != nil }, "the window for \(title) opens")
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.windowID(named: title) != nil }, "the window for \(title) opens")
     }
 
     /// The names of the files in the grid in reading order (folders left out), waiting for
@@ -252,7 +252,7 @@ final class BrowserUITests: XCTestCase {
 
         // Alt+Up: the enclosing folder, with the keys on its items and the folder left selected.
         DesktopSession.key("alt+Up")
-        XCTAssertTrue(eventually(timeout: 20) { DesktopSession.windowID(named: folder.url.lastPathComponent) != nil },
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.windowID(named: folder.url.lastPathComponent) != nil },
                       "Alt+Up shows the enclosing folder")
         XCTAssertTrue(eventually { DesktopSession.focused()?.hasPrefix("table") == true },
                       "after navigating, the items have the keys: \(DesktopSession.focused())")
@@ -262,7 +262,7 @@ final class BrowserUITests: XCTestCase {
 
         // Enter goes back in, and the keys are on the items again: Down selects the first.
         DesktopSession.key("Return")
-        XCTAssertTrue(eventually(timeout: 20) { DesktopSession.windowID(named: "Letters") != nil }, "Enter opens the folder")
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.windowID(named: "Letters") != nil }, "Enter opens the folder")
         XCTAssertEqual(files { $0.count == 4 }.count, 4)
         DesktopSession.key("Down")
         XCTAssertTrue(eventually { DesktopSession.gridCells().filter(\.selected).map(\.name) == ["alpha.txt"] },

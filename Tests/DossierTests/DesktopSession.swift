@@ -219,7 +219,7 @@ enum DesktopSession {
 
     /// Waits until a node named `name` is in the tree (or `timeout` passes).
     @discardableResult
-    static func waitForAccessible(_ name: String, timeout: TimeInterval = 15) -> Bool {
+    static func waitForAccessible(_ name: String, timeout: TimeInterval = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if accessibleNames().contains(where: { $0.contains(": " + name) }) { return true }

@@ -29,7 +29,7 @@ final class InteractionUITests: XCTestCase {
     /// Opens the Open With button's menu (the arrow at the right end of the split button).
     private func openTheOpenWithMenu(label: String) throws {
         // The first look-up of apps reads every desktop entry: generous on a busy machine.
-        XCTAssertTrue(DesktopSession.waitForAccessible(label, timeout: 30), "the button reads '\(label)'")
+        XCTAssertTrue(DesktopSession.waitForAccessible(label, timeout: 60), "the button reads '\(label)'")
         let button = try XCTUnwrap(DesktopSession.frame(of: label, inApp: "dossier"))
         DesktopSession.click(x: button.x + button.width - 10, y: button.y + button.height / 2)
         XCTAssertTrue(eventually { DesktopSession.menuItems().contains("Other Application…") }, "the menu is shown")
@@ -75,7 +75,7 @@ final class InteractionUITests: XCTestCase {
 
         try openTheOpenWithMenu(label: "Open With Viewer")
         XCTAssertTrue(DesktopSession.activate("Other Application…", role: "menu item"))
-        XCTAssertTrue(DesktopSession.waitForAccessible("Search Applications", timeout: 30), "the chooser is shown")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Search Applications", timeout: 60), "the chooser is shown")
         XCTAssertTrue(DesktopSession.accessibleNames().contains { $0.hasPrefix("list item: Drawing Board") },
                       "every installed app is offered")
         let search = try XCTUnwrap(DesktopSession.centre(of: "Search Applications", inApp: "dossier"))
@@ -106,7 +106,7 @@ final class InteractionUITests: XCTestCase {
         let picture = try fixture.folder.write("docs/picture.png", bytes: SampleFiles.png)
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", picture.path], environment: try environment(fixture))
         defer { app.terminate() }
-        XCTAssertTrue(DesktopSession.waitForAccessible("Open With Viewer", timeout: 30))
+        XCTAssertTrue(DesktopSession.waitForAccessible("Open With Viewer", timeout: 60))
 
         func options() {
             DesktopSession.run(["/usr/bin/xdotool", "mousemove", "300", "110", "click", "3"])
@@ -140,10 +140,10 @@ final class InteractionUITests: XCTestCase {
 
         // Properties: the type, the size, the location and the app that opens it.
         XCTAssertTrue(DesktopSession.activate("Properties", role: "menu item"))
-        XCTAssertTrue(DesktopSession.waitForAccessible("Properties of picture.png", timeout: 30), "the properties are shown")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Properties of picture.png", timeout: 60), "the properties are shown")
         XCTAssertTrue(DesktopSession.waitForAccessible("PNG image (image/png)", timeout: 30), "its type")
         var names: [String] = []
-        XCTAssertTrue(eventually(timeout: 30) {
+        XCTAssertTrue(eventually(timeout: 60) {
             names = DesktopSession.accessibleNames()
             return names.contains("label: \(picture.deletingLastPathComponent().path)") && names.contains("label: Viewer")
         }, "its folder and app: \(names)")

@@ -87,7 +87,7 @@ final class PreviewerBusContractTests: XCTestCase {
 
             let folder = samples.appendingPathComponent("folder").absoluteString
             XCTAssertEqual(bus.call("org.gnome.NautilusPreviewer2.ShowFile", folder, "x11:0", "false", ""), "()\n")
-            XCTAssertTrue(eventually(timeout: 15) {
+            XCTAssertTrue(eventually(timeout: 60) {
                 !DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--name", "^folder$"]).isEmpty
             }, "the folder is shown")
             XCTAssertTrue(menuItems().contains("Open Folder"))

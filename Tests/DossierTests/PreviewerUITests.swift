@@ -115,7 +115,7 @@ final class PreviewerUITests: XCTestCase {
         let file = try folder.write("million.csv", text)
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", file.path])
         defer { app.terminate() }
-        XCTAssertTrue(DesktopSession.waitForAccessible("Table of million.csv, 1000000 rows", timeout: 30))
+        XCTAssertTrue(DesktopSession.waitForAccessible("Table of million.csv, 1000000 rows", timeout: 60))
         XCTAssertTrue(DesktopSession.waitForAccessible("Row 1"), "the first rows are shown")
         let shot = DesktopSession.screenshot("table-million")
         XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height), 0.02)
@@ -221,7 +221,7 @@ final class PreviewerUITests: XCTestCase {
         // Its window, once it shows the folder (its title is the folder's name; Nautilus 51's
         // items are not in the accessibility tree under Xvfb).
         var window: String?
-        XCTAssertTrue(eventually(timeout: 30) {
+        XCTAssertTrue(eventually(timeout: 60) {
             window = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--class", "nautilus"])
                 .split(separator: "\n").map(String.init)
                 .first { DesktopSession.run(["/usr/bin/xdotool", "getwindowname", $0]).contains(folder.url.lastPathComponent) }
@@ -231,7 +231,7 @@ final class PreviewerUITests: XCTestCase {
         DesktopSession.screenshot("nautilus-folder")
         DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", window])
         DesktopSession.key("space")
-        XCTAssertTrue(DesktopSession.waitForAccessible("Image alpha.png", timeout: 20), "Space in Nautilus opened Dossier's previewer")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Image alpha.png", timeout: 60), "Space in Nautilus opened Dossier's previewer")
         DesktopSession.screenshot("nautilus-space")
         // The previewer is kept above the Nautilus window that asked for it.
         let previewer = DesktopSession.run(["/usr/bin/xdotool", "search", "--name", "^alpha.png$"]).split(separator: "\n").first.map(String.init)
@@ -284,7 +284,7 @@ final class PreviewerUITests: XCTestCase {
             // WebKit and the converters draw after the page reports ready: wait for the drawing.
             // Some of these are a line or two of text on white: a low bar, but not blank.
             var variation = 0.0
-            XCTAssertTrue(eventually(timeout: 15) {
+            XCTAssertTrue(eventually(timeout: 60) {
                 let shot = DesktopSession.screenshot("converted-\(index)")
                 variation = DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height)
                 return variation > 0.005
@@ -356,16 +356,16 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("Remote content was blocked"), "the banner says so")
         // The page draws its heading (dark pixels below the banner) and stays, its refresh refused.
         var dark = 0
-        XCTAssertTrue(eventually(timeout: 15) {
+        XCTAssertTrue(eventually(timeout: 60) {
             dark = Self.darkPixels(DesktopSession.screenshot("html-remote-1-blocked"), x: 10, y: 100, width: 870, height: 560)
             return dark > 500
         }, "the page's heading is drawn (\(dark) dark pixels)")
         XCTAssertEqual(requests(), [], "nothing reached the server before the button, not even a connection")
 
         XCTAssertTrue(DesktopSession.activate("Load Remote Content", role: "push button"), "the banner's button is pressed")
-        XCTAssertTrue(eventually(timeout: 30) { requests().contains("/beacon.png") }, "the image is loaded: \(requests())")
+        XCTAssertTrue(eventually(timeout: 60) { requests().contains("/beacon.png") }, "the image is loaded: \(requests())")
         // The image on screen: the page is the page, with its image, and not the redirect's target.
-        XCTAssertTrue(eventually(timeout: 15) {
+        XCTAssertTrue(eventually(timeout: 60) {
             Self.greenPixels(DesktopSession.screenshot("html-remote-2-loaded")) > 160 * 100 / 2
         }, "the image shows in the page")
         XCTAssertTrue(DesktopSession.accessibleNames().contains { $0.hasSuffix(": Web page stays.html") }, "still the page")
@@ -437,7 +437,7 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("Image squares.gif"))
 
         var box = PictureBox(width: 0, height: 0, x: 0, y: 0)
-        XCTAssertTrue(eventually(timeout: 15) {
+        XCTAssertTrue(eventually(timeout: 60) {
             box = Self.pictureBox(DesktopSession.screenshot("small-image-1-own-size"))
             return box.width == 64 && box.height == 64
         }, "shown at 64×64: \(box)")
@@ -448,7 +448,7 @@ final class PreviewerUITests: XCTestCase {
 
         DesktopSession.click(x: box.x + 32, y: box.y + 32)
         DesktopSession.key("plus", "plus", "plus")
-        XCTAssertTrue(eventually(timeout: 15) {
+        XCTAssertTrue(eventually(timeout: 60) {
             box = Self.pictureBox(DesktopSession.screenshot("small-image-2-zoomed"))
             return box.width > 100
         }, "+ enlarges it: \(box)")
@@ -457,7 +457,7 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertEqual(Self.blendedPixels(shot, in: box), 0, "no pixel of \(box) is smoothed between blue and red")
 
         DesktopSession.key("0")
-        XCTAssertTrue(eventually(timeout: 15) {
+        XCTAssertTrue(eventually(timeout: 60) {
             box = Self.pictureBox(DesktopSession.screenshot("small-image-3-fitted"))
             return box.width == 64 && box.height == 64
         }, "0 shows it at its own size again: \(box)")
@@ -495,7 +495,7 @@ final class PreviewerUITests: XCTestCase {
         DesktopSession.screenshot("pdf-sidebar")
         DesktopSession.click(x: thumbnail.x, y: thumbnail.y)
         var after = before
-        XCTAssertTrue(eventually(timeout: 5) {
+        XCTAssertTrue(eventually(timeout: 60) {
             after = DesktopSession.centre(of: "Page 3", inApp: "dossier") ?? before
             return after.y < before.y - 200
         }, "page 3 scrolled up into view (\(before.y) → \(after.y))")

@@ -20,7 +20,7 @@ final class PrintUITests: XCTestCase {
         DesktopSession.click(x: 700, y: 400)
         DesktopSession.key("F10")
         var names: [String] = []
-        _ = eventually(timeout: 10) {
+        _ = eventually(timeout: 60) {
             names = DesktopSession.menuItems()
             return names.contains("Properties")
         }
@@ -54,20 +54,20 @@ final class PrintUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"), "the PDF is shown")
         XCTAssertTrue(openWindowMenu().contains("Print…"), "the window's menu has Print… for a PDF")
         XCTAssertTrue(DesktopSession.activate("Print…", role: "menu item"))
-        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Print… in the menu opened the print dialog")
+        XCTAssertTrue(eventually(timeout: 60) { printDialogShown() }, "Print… in the menu opened the print dialog")
         DesktopSession.key("Escape")
-        XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() })
+        XCTAssertTrue(eventually(timeout: 60) { !printDialogShown() })
         DesktopSession.click(x: 700, y: 400)
         DesktopSession.key("ctrl+p")
-        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Ctrl+P opened GTK's print dialog: \(DesktopSession.accessibleNames())")
+        XCTAssertTrue(eventually(timeout: 60) { printDialogShown() }, "Ctrl+P opened GTK's print dialog: \(DesktopSession.accessibleNames())")
         XCTAssertTrue(DesktopSession.waitForAccessible("Print to File"), "with GTK's printers")
         // The dialog drawn: its first frame may follow its accessible nodes.
-        XCTAssertTrue(eventually(timeout: 15) {
+        XCTAssertTrue(eventually(timeout: 60) {
             DesktopSession.variation(DesktopSession.screenshot("print-dialog"), x: 100, y: 100, width: 800, height: 600) > 0.02
         }, "the print dialog is drawn")
 
         DesktopSession.key("Escape")
-        XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() }, "Escape cancels the dialog")
+        XCTAssertTrue(eventually(timeout: 60) { !printDialogShown() }, "Escape cancels the dialog")
         XCTAssertTrue(app.isRunning, "the previewer is still there")
         XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"))
 
@@ -76,10 +76,10 @@ final class PrintUITests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/evince") else { return }
         DesktopSession.click(x: 700, y: 400)
         DesktopSession.key("ctrl+p")
-        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Ctrl+P opened the dialog again")
+        XCTAssertTrue(eventually(timeout: 60) { printDialogShown() }, "Ctrl+P opened the dialog again")
         DesktopSession.key("alt+v")  // the dialog's "Pre_view"
         var window = ""
-        XCTAssertTrue(eventually(timeout: 30) {
+        XCTAssertTrue(eventually(timeout: 60) {
             window = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--class", "evince"])
                 .split(separator: "\n").first.map(String.init) ?? ""
             return !window.isEmpty
@@ -92,7 +92,7 @@ final class PrintUITests: XCTestCase {
         XCTAssertTrue(app.isRunning)
         DesktopSession.click(x: 700, y: 400)
         DesktopSession.key("ctrl+p")
-        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "after a preview, Ctrl+P opens the dialog again")
+        XCTAssertTrue(eventually(timeout: 60) { printDialogShown() }, "after a preview, Ctrl+P opens the dialog again")
         DesktopSession.key("Escape")
     }
 
@@ -111,7 +111,7 @@ final class PrintUITests: XCTestCase {
         let bundle = try XCTUnwrap(DesktopSession.centre(of: "bundle.zip", inApp: "dossier"))
         DesktopSession.click(x: bundle.x, y: bundle.y)
         DesktopSession.key("Menu")
-        XCTAssertTrue(DesktopSession.waitForAccessible("Duplicate", timeout: 10), "the options menu opened")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Duplicate", timeout: 60), "the options menu opened")
         XCTAssertFalse(DesktopSession.accessibleNames().contains { $0.hasSuffix(": Print…") }, "no Print… for an archive")
         DesktopSession.key("Escape")
 
@@ -119,13 +119,13 @@ final class PrintUITests: XCTestCase {
         let report = try XCTUnwrap(DesktopSession.centre(of: "report.pdf", inApp: "dossier"))
         DesktopSession.click(x: report.x, y: report.y)
         DesktopSession.key("Menu")
-        XCTAssertTrue(DesktopSession.waitForAccessible("Print…", timeout: 10), "Print… for a PDF")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Print…", timeout: 60), "Print… for a PDF")
         DesktopSession.key("Escape")
         DesktopSession.key("ctrl+p")
-        XCTAssertTrue(eventually(timeout: 30) { printDialogShown() }, "Ctrl+P opened the print dialog")
+        XCTAssertTrue(eventually(timeout: 60) { printDialogShown() }, "Ctrl+P opened the print dialog")
         DesktopSession.screenshot("print-dialog-browser")
         DesktopSession.key("Escape")
-        XCTAssertTrue(eventually(timeout: 15) { !printDialogShown() }, "Escape cancels it")
+        XCTAssertTrue(eventually(timeout: 60) { !printDialogShown() }, "Escape cancels it")
         XCTAssertTrue(app.isRunning)
     }
 }

@@ -27,7 +27,7 @@ final class TextEncodingUITests: XCTestCase {
             let title = try XCTUnwrap(titles[sample.name])
             XCTAssertTrue(DesktopSession.waitForAccessible("Character encoding: \(title)"), "\(sample.name): the encoding is named")
             XCTAssertTrue(DesktopSession.waitForAccessible("\(index + 1) of \(samples.count)"))
-            XCTAssertTrue(eventually(timeout: 15) { DesktopSession.text(of: "Text of \(sample.name)") == sample.text },
+            XCTAssertTrue(eventually(timeout: 60) { DesktopSession.text(of: "Text of \(sample.name)") == sample.text },
                           "\(sample.name): the text read is the file's text")
             Thread.sleep(forTimeInterval: 0.5)  // the cross-fade
             DesktopSession.screenshot("previewer-encoding-\(sample.name.replacingOccurrences(of: ".txt", with: ""))")
