@@ -101,7 +101,7 @@ final class DirectoryQueryTests: XCTestCase {
         XCTAssertEqual(recorder.items.count, listed.count, "no duplicates")
         XCTAssertEqual(listed.subtracting(found).sorted().prefix(10), [], "listed but gone")
         XCTAssertEqual(found.subtracting(listed).sorted().prefix(10), [], "there but not listed")
-        recorder.waitUntilQuiet()
+        recorder.synchronize()
         XCTAssertEqual(recorder.items, try DirectoryQuery.gather(folder: folder.url, options: QueryOptions(showsHidden: true)))
     }
 
@@ -223,7 +223,7 @@ final class DirectoryQueryTests: XCTestCase {
 
         try shell("mkdir -p new/deep && printf x > new/deep/found.pdf && mv docs archive", in: folder.url)
         recorder.wait { Set($0.items.map(\.relativePath)) == ["archive/old/notes.pdf", "archive/report.pdf", "new/deep/found.pdf", "top.pdf"] }
-        recorder.waitUntilQuiet()
+        recorder.synchronize()
         try assertMatchesAFreshGathering(recorder, folder, options: options)
 
         let search = try DirectoryQuery.gather(folder: folder.url, options: QueryOptions(recursive: true, predicate: QueryPredicate(nameContains: "REPORT")))

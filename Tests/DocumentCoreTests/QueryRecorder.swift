@@ -20,7 +20,6 @@ final class QueryRecorder: Sendable {
         var warnings: [DirectoryQueryError] = []
         var failure: DirectoryQueryError?
         var eventCount = 0
-        var lastEvent = ContinuousClock.now
     }
 
     let query: DirectoryQuery
@@ -36,7 +35,6 @@ final class QueryRecorder: Sendable {
         query.start { event in
             box.record.withLock { record in
                 record.eventCount += 1
-                record.lastEvent = .now
                 switch event {
                 case .batch(let items): record.batches.append(items)
                 case .reload(let items, let reason):
@@ -79,17 +77,18 @@ final class QueryRecorder: Sendable {
         wait(file: file, line: line) { $0.reloads.contains(.gathered) || $0.failure != nil }
     }
 
-    /// Waits until no event has come for `quiet` seconds (after the folder stopped changing).
-    func waitUntilQuiet(_ quiet: TimeInterval = 0.6, file: StaticString = #filePath, line: UInt = #line) {
-        wait(file: file, line: line) { record in
-            record.reloads.contains(.gathered) && ContinuousClock.now - record.lastEvent > .milliseconds(Int(quiet * 1000))
-        }
+    /// Waits for the query's barrier: every change made before the call has then been
+    /// delivered and recorded, and nothing made before it can come later.
+    func synchronize(file: StaticString = #filePath, line: UInt = #line) {
+        let done = DispatchSemaphore(value: 0)
+        query.synchronize { done.signal() }
+        XCTAssertEqual(done.wait(timeout: .now() + 120), .success, "the query answered", file: file, line: line)
     }
 
-    /// Waits for the change sets that follow `count` earlier ones to settle, and returns them.
+    /// The change sets that follow `count` earlier ones, once the query has delivered
+    /// everything made before the call.
     func changeSets(after count: Int, file: StaticString = #filePath, line: UInt = #line) -> [QueryChangeSet] {
-        wait(file: file, line: line) { $0.changeSets.count > count }
-        waitUntilQuiet(file: file, line: line)
+        synchronize(file: file, line: line)
         return Array(snapshot.changeSets.dropFirst(count))
     }
 }

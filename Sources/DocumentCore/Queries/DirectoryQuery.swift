@@ -62,13 +62,13 @@ public final class DirectoryQuery: Sendable {
         let queue = queue ?? DispatchQueue(label: "dossier.query.events")
         let stopped = self.stopped
         engine.perform { running in
-            running.start { event in
+            running.start(sink: { event in
                 queue.async {
                     // Nothing reaches the handler once the query was stopped.
                     guard !stopped.isSet else { return }
                     handler(event)
                 }
-            }
+            }, barrier: { done in queue.async(execute: done) })
         }
     }
 
@@ -90,12 +90,22 @@ public final class DirectoryQuery: Sendable {
             }
             continuation.onTermination = { _ in self.stop() }
             engine.perform { running in
-                running.start { event in
+                running.start(sink: { event in
                     continuation.yield(event)
                     if case .failed = event { continuation.finish() }
-                }
+                }, barrier: { done in done() })
             }
         }
+    }
+
+    /// Delivers at once every change the system has reported for the folder so far, without
+    /// waiting for the coalescing interval, then calls `completion` after those changes: on the
+    /// handler's queue for `start`, once they are in the stream for `events()`, after the
+    /// first gathering if it is still under way, and at once for a query not started or
+    /// stopped. A change made before the call has then been delivered, and one not delivered
+    /// was not made: for code that must know the list is current, and for tests.
+    public func synchronize(_ completion: @escaping @Sendable () -> Void) {
+        engine.perform { $0.synchronize(completion) }
     }
 
     /// Stops following the folder. Events already on their way are dropped; no more come.

@@ -151,5 +151,10 @@ extension QueryEngine {
         } else if !pending.isEmpty {
             scheduleFlush()
         }
+        if phase == .live && !waitingForGathering.isEmpty {
+            let waiting = waitingForGathering
+            waitingForGathering = []
+            for done in waiting { synchronize(done) }
+        }
     }
 }

@@ -20,6 +20,10 @@ actor QueryEngine {
     var options: QueryOptions
     var model: QueryModel
     var sink: (@Sendable (QueryEvent) -> Void)?
+    /// Runs a `synchronize` completion after the events already sent through `sink`.
+    var barrierSink: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    /// `synchronize` completions waiting for a gathering to end.
+    var waitingForGathering: [@Sendable () -> Void] = []
     /// The gathering under way; nil while a step runs (so it is mutated in place) and when live.
     var gathering: Gathering?
     var watcher: FolderWatcher?
@@ -48,9 +52,11 @@ actor QueryEngine {
         executor.queue.async { self.assumeIsolated { body($0) } }
     }
 
-    func start(sink: @escaping @Sendable (QueryEvent) -> Void) {
+    func start(sink: @escaping @Sendable (QueryEvent) -> Void,
+               barrier: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         guard phase == .idle else { return }
         self.sink = sink
+        barrierSink = barrier
         QueryRegistry.add(self)
         if let remoteLocation {
             fail(.notLocal(location: remoteLocation))
@@ -67,6 +73,10 @@ actor QueryEngine {
         guard phase != .ended else { return }
         phase = .ended
         sink = nil
+        barrierSink = nil
+        let waiting = waitingForGathering
+        waitingForGathering = []
+        for done in waiting { done() }
         gathering = nil
         source?.cancel()  // its cancel handler closes the inotify descriptor
         source = nil
@@ -99,6 +109,31 @@ actor QueryEngine {
 
     func deliver(_ event: QueryEvent) {
         sink?(event)
+    }
+
+    /// The barrier behind `DirectoryQuery.synchronize`: what inotify has queued is read and
+    /// delivered now, and `done` follows those events (after a gathering under way, or one
+    /// the changes started).
+    func synchronize(_ done: @escaping @Sendable () -> Void) {
+        switch phase {
+        case .idle, .ended:
+            done()
+        case .gathering:
+            waitingForGathering.append(done)
+        case .live:
+            readWatchEvents()
+            guard phase == .live else { return phase == .ended ? done() : waitingForGathering.append(done) }
+            flushGeneration += 1  // supersedes a scheduled flush
+            flushScheduled = false
+            flush()
+            if phase == .gathering {
+                waitingForGathering.append(done)
+            } else if let barrierSink {
+                barrierSink(done)
+            } else {
+                done()
+            }
+        }
     }
 
     func fail(_ error: DirectoryQueryError) {
