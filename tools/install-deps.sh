@@ -35,6 +35,8 @@ packages=(
   attr
   # make test-distros: the chroots of Debian 12, 13 and testing
   mmdebstrap
+  # make test-stress: the suite with every core kept busy
+  stress-ng
 )
 
 missing=()

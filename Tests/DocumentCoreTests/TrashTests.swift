@@ -30,6 +30,7 @@ final class TrashTests: XCTestCase {
         let file = try folder.write("work/notes.txt", "hello")
         let before = Date()
         let item = try trash.trash(file)
+        let after = Date()
 
         XCTAssertFalse(Inspect.exists(file))
         XCTAssertEqual(Inspect.text(homeTrash.appendingPathComponent("files/notes.txt")), "hello")
@@ -48,7 +49,8 @@ final class TrashTests: XCTestCase {
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
         formatter.timeZone = .current
         let written = try XCTUnwrap(formatter.date(from: String(date)))
-        XCTAssertLessThanOrEqual(abs(written.timeIntervalSince(before)), 5)
+        // Whole seconds: between the second the call began in and the moment it returned.
+        XCTAssertTrue(written >= before.addingTimeInterval(-1) && written <= after, "\(written) not in \(before)…\(after)")
         XCTAssertEqual(item.deletionDate, written)
     }
 
