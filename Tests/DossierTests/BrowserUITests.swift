@@ -61,7 +61,7 @@ final class BrowserUITests: XCTestCase {
     /// The names of the files in the grid in reading order (folders left out), waiting for
     /// `condition` to hold of them.
     @discardableResult
-    private func files(where condition: ([String]) -> Bool, timeout: TimeInterval = 15) -> [String] {
+    private func files(where condition: ([String]) -> Bool, timeout: TimeInterval = 60) -> [String] {
         var names: [String] = []
         _ = eventually(timeout: timeout) {
             names = DesktopSession.gridCells().filter { !$0.name.hasPrefix("Projects") }.map(\.name)

@@ -95,7 +95,7 @@ final class CommandLineTests: XCTestCase {
         let fifo = folder.url.appendingPathComponent("named-pipe.txt").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         // A read of either would never end: the runner's timeout fails the test if one happens.
-        let result = try runner.run(["info", fifo, "/dev/zero"], timeout: 20)
+        let result = try runner.run(["info", fifo, "/dev/zero"], timeout: 120)
         XCTAssertEqual(result.status, 0, result.errors)
         XCTAssertTrue(result.output.contains("Type: inode/fifo"), result.output)
         XCTAssertTrue(result.output.contains("named pipe (FIFO), not read"), result.output)

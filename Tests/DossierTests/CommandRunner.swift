@@ -26,7 +26,7 @@ struct CommandRunner {
     /// The program to run; a copy of `binary` for tests that run it as another user.
     var program: String = Self.binary
 
-    func run(_ arguments: [String], as user: String? = nil, timeout: TimeInterval = 30) throws -> Result {
+    func run(_ arguments: [String], as user: String? = nil, timeout: TimeInterval = 120) throws -> Result {
         let process = Process()
         var command = [program] + arguments
         if let user {

@@ -179,7 +179,7 @@ private final class SignalLog: @unchecked Sendable {
 
     var text: String { lock.withLock { buffer } }
 
-    func wait(for fragment: String, timeout: TimeInterval = 15) -> Bool {
+    func wait(for fragment: String, timeout: TimeInterval = 60) -> Bool {
         eventually(timeout: timeout) { self.text.contains(fragment) }
     }
 
