@@ -115,14 +115,15 @@ final class PreviewerUITests: XCTestCase {
         let file = try folder.write("million.csv", text)
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", file.path])
         defer { app.terminate() }
-        XCTAssertTrue(DesktopSession.waitForAccessible("Table of million.csv, 1000000 rows", timeout: 60))
+        // A debug build reading 30 MB on a loaded machine took over a minute: a generous net.
+        XCTAssertTrue(DesktopSession.waitForAccessible("Table of million.csv, 1000000 rows", timeout: 300))
         XCTAssertTrue(DesktopSession.waitForAccessible("Row 1"), "the first rows are shown")
         let shot = DesktopSession.screenshot("table-million")
         XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height), 0.02)
         // End in the table goes to the last row.
         DesktopSession.click(x: 300, y: 200)
         DesktopSession.key("End")
-        XCTAssertTrue(DesktopSession.waitForAccessible("Row 1000000"), "the last row is shown")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Row 1000000", timeout: 300), "the last row is shown")
         DesktopSession.screenshot("table-million-end")
     }
 
