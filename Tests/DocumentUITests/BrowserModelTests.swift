@@ -132,6 +132,7 @@ extension BrowserModelTests {
             let search = SubfolderSearch()
             var alphaCalls = 0
             search.start(in: url, for: "alpha", showsHidden: false) { _, _ in alphaCalls += 1 }
+            guard let replaced = search.query else { return XCTFail("the first search runs") }
             var betaResults: [BrowserItem] = []
             var betaFinished = false
             search.start(in: url, for: "BETA", showsHidden: false) { items, finished in
@@ -139,7 +140,7 @@ extension BrowserModelTests {
                 betaFinished = finished
             }
             XCTAssertTrue(spin { betaFinished })
-            settle(0.3)
+            XCTAssertTrue(waitUntilDoneSending(replaced), "the replaced search's query has stopped")
             XCTAssertEqual(alphaCalls, 0, "the replaced search delivers nothing")
             XCTAssertEqual(betaResults.map(\.name), ["beta.txt"])
             XCTAssertEqual(betaResults.first?.location, "drafts/old", "a result shows its folder")
@@ -147,8 +148,9 @@ extension BrowserModelTests {
 
             var alpha: [BrowserItem] = []
             search.start(in: url, for: "alpha", showsHidden: false) { items, _ in alpha = items }
+            guard let cancelled = search.query else { return XCTFail("the third search runs") }
             search.cancel()
-            settle(0.3)
+            XCTAssertTrue(waitUntilDoneSending(cancelled), "the cancelled search's query has stopped")
             XCTAssertTrue(alpha.isEmpty, "a cancelled search delivers nothing")
         }
     }

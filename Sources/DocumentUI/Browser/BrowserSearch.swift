@@ -90,7 +90,8 @@ final class BrowserSearch {
 /// cancelling, stops the one before: none of its results arrive after that.
 @MainActor
 final class SubfolderSearch {
-    private var query: DirectoryQuery?
+    /// The running search's query (read by tests, to wait until a stopped one is done).
+    private(set) var query: DirectoryQuery?
     private var generation = 0
 
     init() {}
