@@ -35,7 +35,9 @@ final class BrowserArrivalTests: XCTestCase {
             let browser = window.browser
             defer { window.close() }
             XCTAssertTrue(spin { browser.model.count == 12 && browser.grid.boundItems.count == 12 }, "the folder is shown")
-            settle(0.5)
+            // A cell decides at bind whether it animates, and an animation's first step is in the
+            // next frame: after a drawn frame, the listing has done all it would.
+            waitUntilDrawn()
             XCTAssertEqual(browser.grid.animatedArrivals, [], "the listing's items just appear")
             window.screenshot("browser-arrival-0-before")
 
@@ -61,7 +63,7 @@ final class BrowserArrivalTests: XCTestCase {
             let quiet = url.appendingPathComponent("file00-quiet.txt")
             try Data("quiet\n".utf8).write(to: quiet)
             XCTAssertTrue(spin { browser.grid.cell(showing: quiet) != nil }, "the second new file is shown")
-            settle(0.1)
+            waitUntilDrawn()
             XCTAssertEqual(browser.grid.animatedArrivals, [new.path], "no animation with animations off")
             let quietCell = try XCTUnwrap(browser.grid.cell(showing: quiet))
             XCTAssertNil(quietCell.arrival.progress)
@@ -74,7 +76,7 @@ final class BrowserArrivalTests: XCTestCase {
             for index in 1...5 { try Data("o\n".utf8).write(to: other.appendingPathComponent("other\(index).txt")) }
             browser.go(to: .folder(other))
             XCTAssertTrue(spin { browser.model.count == 5 && browser.grid.boundItems.count == 5 })
-            settle(0.3)
+            waitUntilDrawn()
             XCTAssertEqual(browser.grid.animatedArrivals, [new.path], "a listing never animates")
         }
     }
@@ -93,7 +95,7 @@ final class BrowserArrivalTests: XCTestCase {
             browser.viewMode = .list
             let first = url.appendingPathComponent("file01.txt")
             XCTAssertTrue(spin { browser.model.count == 8 && browser.list.nameCell(showing: first) != nil }, "the list is shown")
-            settle(0.3)
+            waitUntilDrawn()
             XCTAssertEqual(gtk_widget_get_opacity(try XCTUnwrap(browser.list.nameCell(showing: first)).root), 1, "the listing just appears")
 
             let new = url.appendingPathComponent("file00-new.txt")

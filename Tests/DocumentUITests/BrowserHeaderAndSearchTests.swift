@@ -68,7 +68,7 @@ final class BrowserHeaderAndSearchTests: XCTestCase {
             let adjustment = gtk_scrolled_window_get_vadjustment(cast(browser.grid.scrolled))
             XCTAssertTrue(spin { gtk_adjustment_get_upper(adjustment) > 3000 }, "laid out")
             gtk_adjustment_set_value(adjustment, 2000)
-            settle(0.3)
+            waitUntilDrawn()  // laid out there: the offset the search will keep
             let folderOffset = gtk_adjustment_get_value(adjustment)
             XCTAssertGreaterThan(folderOffset, 1000)
             window.screenshot("browser-search-scroll-1-folder")
@@ -76,9 +76,8 @@ final class BrowserHeaderAndSearchTests: XCTestCase {
             browser.focusSearch()
             gtk_editable_set_text(cast(browser.search.entry), "file05")
             XCTAssertTrue(spin { browser.model.count == 100 && !browser.search.isSearching })
-            settle(0.3)
+            waitUntilDrawn()  // the results laid out, so that 400 is within them
             gtk_adjustment_set_value(adjustment, 400)
-            settle(0.2)
             window.screenshot("browser-search-scroll-2-results")
 
             DesktopTest.key("Escape")
@@ -87,7 +86,6 @@ final class BrowserHeaderAndSearchTests: XCTestCase {
             // off (10 with two-line rows): well within a row of ~170 px.
             XCTAssertTrue(spin(timeout: 60) { abs(gtk_adjustment_get_value(adjustment) - folderOffset) < 32 },
                           "back where the folder was: \(gtk_adjustment_get_value(adjustment)) for \(folderOffset)")
-            settle(0.3)
             window.screenshot("browser-search-scroll-3-back")
         }
     }
@@ -113,10 +111,9 @@ final class BrowserHeaderAndSearchTests: XCTestCase {
             let whole = try XCTUnwrap(browser.bounds(of: cell.root, in: browser.grid.grid))
             XCTAssertEqual(Double(pointing.y), label.y.rounded(.towardZero), accuracy: 1, "at the name, not the cell's top")
             XCTAssertLessThan(Double(pointing.height), whole.height, "the name only")
-            settle(0.3)
             window.screenshot("browser-rename-anchor")
             browser.renaming?.close()
-            settle(0.2)
+            XCTAssertTrue(spin { browser.renaming == nil }, "the popover closed")
         }
     }
 }

@@ -35,7 +35,6 @@ final class BrowserWindowTests: XCTestCase {
             XCTAssertTrue(spin { !browser.grid.boundItems.isEmpty }, "cells are bound")
             XCTAssertEqual(browser.model[0].name, "Projects", "folders first")
             XCTAssertTrue(spin(timeout: 60) { window.thumbnailsShown(browser) >= 3 }, "the pictures' thumbnails replace their icons")
-            settle(0.5)
             window.screenshot("browser-1-grid")
 
             // Sort by size, largest first (folders first still), then by name again.
@@ -43,7 +42,7 @@ final class BrowserWindowTests: XCTestCase {
             XCTAssertTrue(spin { browser.model.count == 10_004 && browser.model[1].name.hasPrefix("photo") },
                           "largest first: \(browser.model.count > 1 ? browser.model[1].name : "")")
             browser.viewMode = .list
-            settle(0.5)
+            XCTAssertTrue(spin { browser.list.nameCell(showing: browser.model[0].url) != nil }, "the list shows the items")
             window.screenshot("browser-2-list-by-size")
             browser.sort = BrowserSort()
             browser.viewMode = .grid
@@ -55,11 +54,9 @@ final class BrowserWindowTests: XCTestCase {
             XCTAssertTrue(spin { browser.model.count == 11 }, "ten here and one in Projects: \(browser.model.count)")
             XCTAssertEqual((0..<browser.model.count).map { browser.model[$0] }.first { $0.name.hasPrefix("plan") }?.location,
                            "Projects", "the subfolder's result shows its folder")
-            settle(0.5)
             window.screenshot("browser-3-search")
             gtk_editable_set_text(cast(browser.search.entry), "no such name")
             XCTAssertTrue(spin { browser.status.status == .noResults("no such name") && !browser.search.isSearching })
-            settle(0.3)
             window.screenshot("browser-4-no-results")
             browser.search.isActive = false
             XCTAssertTrue(spin { browser.model.count == 10_004 })
@@ -69,15 +66,17 @@ final class BrowserWindowTests: XCTestCase {
             XCTAssertTrue(spin { browser.model.position(of: url.appendingPathComponent("file00000-new.txt")) == 1 })
 
             // Click the third file, press Space: the previewer shows it; Right walks the folder
-            // and the browser's selection follows.
-            settle(0.3)
+            // and the browser's selection follows. The click goes where the cell is once the
+            // grid has laid out the new file before it.
             let target = browser.model[3]
+            XCTAssertTrue(spin { browser.grid.cell(showing: target.url) != nil }, "the third file's cell is bound")
+            waitUntilDrawn()
             guard let point = window.screenPoint(of: target, in: browser) else { return XCTFail("the cell is on screen") }
             DesktopTest.click(point)
             XCTAssertTrue(spin { browser.selectedURLs == [target.url] }, "the click selects: \(browser.selectedURLs)")
             DesktopTest.key("space")
             XCTAssertTrue(spin { browser.preview.isPresented && browser.preview.controller.currentItem?.url == target.url })
-            settle(1)
+            XCTAssertTrue(spin { browser.preview.controller.lastTransition?.finished ?? true }, "the zoom into the previewer ends")
             window.screenshot("browser-5-space")
             DesktopTest.click((x: 450, y: 400))
             DesktopTest.key("Right")
@@ -89,7 +88,6 @@ final class BrowserWindowTests: XCTestCase {
             // A missing folder and an empty Trash get their status pages.
             browser.go(to: .folder(url.appendingPathComponent("gone")))
             XCTAssertTrue(spin { browser.status.status == .unavailable(.notFound(name: "gone")) }, "\(String(describing: browser.status.status))")
-            settle(0.3)
             window.screenshot("browser-6-missing")
             browser.goBack()
             XCTAssertTrue(spin { browser.model.count == 10_005 })
@@ -117,10 +115,13 @@ final class BrowserTestWindow {
         spin { gtk_widget_get_mapped(window) != 0 }
     }
 
+    /// Closes the previewer (after its zoom back) and the window, and waits until the X server
+    /// has destroyed it: the next test looks its window up by the same title.
     func close() {
         browser.preview.controller.dismiss()
+        spin { browser.preview.controller.windowWidget.map { gtk_widget_get_visible($0) == 0 } ?? true }
         gtk_window_destroy(cast(window))
-        settle(0.2)
+        if let display = gdk_display_get_default() { gdk_display_sync(display) }
     }
 
     /// How many grid cells show a picture (a thumbnail) rather than an icon.
@@ -156,9 +157,9 @@ final class BrowserTestWindow {
                 origin.y + Int(offsetY + Double(bounds.origin.y + bounds.size.height / 2)))
     }
 
-    /// A screenshot of the whole screen, after the window has painted.
+    /// A screenshot of the whole screen, once every window has drawn what it shows now.
     func screenshot(_ name: String) {
-        settle(0.2)
+        waitUntilDrawn()
         DesktopTest.screenshot(name)
     }
 }
@@ -170,12 +171,15 @@ enum DesktopTest {
         (try? OtherProgram.run(arguments[0], Array(arguments.dropFirst())).output) ?? ""
     }
 
+    /// A click at `point` on the screen. What it does is the caller's to wait for; the short
+    /// settle only paces the input (GTK takes the click before the next key or click).
     @MainActor
     static func click(_ point: (x: Int, y: Int)) {
         run(["/usr/bin/xdotool", "mousemove", String(point.x), String(point.y), "click", "1"])
         settle(0.3)
     }
 
+    /// A key press, paced like `click`.
     @MainActor
     static func key(_ name: String) {
         run(["/usr/bin/xdotool", "key", name])

@@ -150,7 +150,7 @@ final class PrintTests: XCTestCase {
 
     /// Prints `url` to a PDF through the interaction controller, and opens the result (kept
     /// with the screenshots, to look at).
-    private func print(_ url: URL, pages: [ClosedRange<Int>]? = nil, timeout: TimeInterval = 30) throws -> PrintedPDF {
+    private func print(_ url: URL, pages: [ClosedRange<Int>]? = nil, timeout: TimeInterval = 60) throws -> PrintedPDF {
         let output = folder.url.appendingPathComponent("printed-\(UUID().uuidString).pdf")
         final class Outcome: @unchecked Sendable { var result: Result<Void, PrintError>? }
         let outcome = Outcome()

@@ -56,7 +56,7 @@ final class TextEncodingPreviewTests: XCTestCase {
                 XCTAssertTrue(spin { renderer.text == sample.text }, "\(sample.name) shows its text")
                 XCTAssertEqual(renderer.text, sample.text, sample.name)
                 XCTAssertEqual(Self.label(of: renderer.encodingMenuButton), encoding.title, "\(sample.name): the encoding is named")
-                settle(0.3)  // drawn
+                waitUntilDrawn()
                 TestScreenshot.take("encoding-\(sample.name.replacingOccurrences(of: ".txt", with: ""))")
             }
         }
@@ -95,7 +95,7 @@ final class TextEncodingPreviewTests: XCTestCase {
             XCTAssertTrue(spin { renderer.text != text }, "the text changed")
             XCTAssertFalse(renderer.text.isEmpty)
             XCTAssertEqual(Self.label(of: renderer.encodingMenuButton), "Chinese Traditional (Big5)")
-            settle(0.3)
+            waitUntilDrawn()
             TestScreenshot.take("encoding-reopened-as-big5")
 
             gtk_widget_activate_action_variant(renderer.encodingMenuButton, "text.encoding", dossier_variant_string("GB18030"))
