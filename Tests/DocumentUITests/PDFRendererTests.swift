@@ -41,13 +41,17 @@ final class PDFRendererTests: XCTestCase {
                 loaded.value = true
             }
             XCTAssertTrue(spin { loaded.value && renderer.isDrawn(0) }, "the first page is drawn")
-            settle(1)
+            // Laid out (the view's size is known), then every page near the view drawn: the
+            // renderer has drawn all it will for this place.
+            waitUntilDrawn()
+            XCTAssertTrue(spin { !renderer.isDrawingPages }, "the pages near the view are drawn")
             XCTAssertEqual(renderer.pageCount, 200, "every page has its place")
             XCTAssertLessThanOrEqual(renderer.drawnPageCount, 8, "only the pages near the view are drawn")
 
             renderer.scroll(to: 199)
             XCTAssertTrue(spin { renderer.isDrawn(199) }, "the last page is drawn once it is in view")
-            settle(0.5)
+            waitUntilDrawn()
+            XCTAssertTrue(spin { !renderer.isDrawingPages }, "the pages near the end are drawn")
             XCTAssertFalse(renderer.isDrawn(0), "the first page, far from the view, is dropped")
             XCTAssertLessThanOrEqual(renderer.drawnPageCount, 12)
         }

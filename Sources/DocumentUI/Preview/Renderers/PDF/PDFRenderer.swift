@@ -26,6 +26,8 @@ public final class PDFRenderer: PreviewRenderer {
     private var drawn: [Int: Widget] = [:]
     private var selections: [Int: PageSelection] = [:]
     private var queued: [Int] = []
+    /// The page the drawing task is drawing now, if it draws a page.
+    private var pageBeingDrawn: Int?
     /// The sidebar's pictures drawn so far (in page order).
     private var thumbnailCount = 0
     private var pageWidth: Int32 = 900
@@ -34,6 +36,9 @@ public final class PDFRenderer: PreviewRenderer {
     var pageCount: Int { slots.count }
     func isDrawn(_ index: Int) -> Bool { drawn[index] != nil }
     var drawnPageCount: Int { drawn.count }
+    /// Whether pages near the view wait to be drawn or one is being drawn; once false, every
+    /// page near the view is drawn (for tests).
+    var isDrawingPages: Bool { !queued.isEmpty || pageBeingDrawn != nil }
 
     /// The one task that draws: poppler draws a document on one thread at a time.
     private var drawing: Task<Void, Never>?
@@ -266,7 +271,12 @@ public final class PDFRenderer: PreviewRenderer {
     /// What the drawing task does next: a page near the view, else the sidebar's next picture;
     /// nil (and the task ends) when nothing is left.
     private func nextDrawing() -> Drawing? {
-        if !queued.isEmpty { return .page(queued.removeFirst(), width: pageWidth) }
+        pageBeingDrawn = nil
+        if !queued.isEmpty {
+            let page = queued.removeFirst()
+            pageBeingDrawn = page
+            return .page(page, width: pageWidth)
+        }
         if pageSizes.count > 1, thumbnailCount < pageSizes.count {
             thumbnailCount += 1
             return .thumbnail(thumbnailCount - 1)
