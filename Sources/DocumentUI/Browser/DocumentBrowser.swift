@@ -304,7 +304,8 @@ public final class DocumentBrowser {
     }
 
     /// Scrolls the grid and the list back to `offsets` — once the views have laid out the
-    /// items again (the adjustments grow with the layout, a few frames after the items came).
+    /// items again (the adjustments grow with the layout, a few frames after the items came:
+    /// counted in frames, so a loaded machine's slower frames still get there).
     func scroll(to offsets: [Double], attempt: Int = 0) {
         var short = false
         for (scrolled, offset) in zip([grid.scrolled, list.scrolled], offsets) {
@@ -315,9 +316,7 @@ public final class DocumentBrowser {
             gtk_adjustment_set_value(adjustment, offset)
         }
         guard short, attempt < 20 else { return }
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(20)) { [weak self] in
-            MainActor.assumeIsolated { self?.scroll(to: offsets, attempt: attempt + 1) }
-        }
+        onNextFrame(of: widget) { [weak self] in self?.scroll(to: offsets, attempt: attempt + 1) }
     }
 
     /// The view shown now: the grid, the list, a status page or the loading spinner.
