@@ -13,13 +13,17 @@ enum DesktopSession {
 
     nonisolated(unsafe) private static var accessibilityStarted = false
 
-    /// Starts the accessibility bus and registry before the first app of the session: an app
-    /// started before the registry runs is not always seen in the tree.
+    /// Starts the accessibility bus and registry before the first app of the session, and waits
+    /// until the registry answers: an app started before the registry runs is not always seen
+    /// in the tree.
     static func prepareAccessibility() {
         guard !accessibilityStarted else { return }
         accessibilityStarted = true
-        _ = accessibleNames(app: "none")
-        Thread.sleep(forTimeInterval: 0.5)
+        // The desktop's number of applications: -1 (or nothing) until the registry answers.
+        _ = eventually {
+            (Int(run(["/usr/bin/python3", "-c", "import pyatspi\nprint(pyatspi.Registry.getDesktop(0).childCount)"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1) >= 0
+        }
     }
 
     /// Starts a program with the display's environment.
@@ -53,6 +57,8 @@ enum DesktopSession {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Key presses, each followed by a short pause that only paces the input: what a key does
+    /// is the caller's to wait for.
     static func key(_ names: String...) {
         for name in names {
             run(["/usr/bin/xdotool", "key", name])
@@ -79,6 +85,29 @@ enum DesktopSession {
         let file = folder.appendingPathComponent(name + ".png")
         run(["/usr/bin/import", "-window", "root", file.path])
         return file
+    }
+
+    /// Takes screenshots until two in a row show `region` alike (what is drawn there has come to
+    /// rest) and `condition` holds for the last one; returns it, or nil after `timeout`. For a
+    /// screenshot that is measured or compared: never taken a fixed time after the change.
+    static func steadyScreenshot(_ name: String, region: (x: Int, y: Int, width: Int, height: Int),
+                                 timeout: TimeInterval = 60, where condition: (URL) -> Bool = { _ in true }) -> URL? {
+        let earlier = FileManager.default.temporaryDirectory.appendingPathComponent("steady-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: earlier) }
+        var hasEarlier = false
+        var steady: URL?
+        _ = eventually(timeout: timeout) {
+            let shot = screenshot(name)
+            defer {
+                try? FileManager.default.removeItem(at: earlier)
+                hasEarlier = (try? FileManager.default.copyItem(at: shot, to: earlier)) != nil
+            }
+            guard hasEarlier, difference(earlier, shot, x: region.x, y: region.y, width: region.width, height: region.height) < 0.001,
+                  condition(shot) else { return false }
+            steady = shot
+            return true
+        }
+        return steady
     }
 
     /// The standard deviation of a region's pixels (0: a flat, blank region).
@@ -155,6 +184,27 @@ enum DesktopSession {
             """)
         let parts = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         return parts.count == 4 ? (parts[0], parts[1], parts[2], parts[3]) : nil
+    }
+
+    /// The frame of the first node named `name` in the app whose name contains `app`, once it
+    /// is on screen and stays put (two readings in a row alike): where to click after a layout.
+    static func steadyFrame(of name: String, inApp app: String,
+                            timeout: TimeInterval = 60) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var last: (x: Int, y: Int, width: Int, height: Int)?
+        var steady: (x: Int, y: Int, width: Int, height: Int)?
+        _ = eventually(timeout: timeout) {
+            let now = frame(of: name, inApp: app)
+            defer { last = now }
+            guard let now, now.width > 0, now.height > 0, let last, last == now else { return false }
+            steady = now
+            return true
+        }
+        return steady
+    }
+
+    /// The centre of `steadyFrame(of:inApp:)`.
+    static func steadyCentre(of name: String, inApp app: String) -> (x: Int, y: Int)? {
+        steadyFrame(of: name, inApp: app).map { ($0.x + $0.width / 2, $0.y + $0.height / 2) }
     }
 
     /// Runs the first accessible action ("click") of the first node named `name` (and with

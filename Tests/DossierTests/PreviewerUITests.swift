@@ -41,18 +41,21 @@ final class PreviewerUITests: XCTestCase {
         for (index, (file, accessible)) in cases.enumerated() {
             XCTAssertTrue(DesktopSession.waitForAccessible(accessible), "\(file): '\(accessible)' is shown")
             XCTAssertTrue(DesktopSession.waitForAccessible("\(index + 1) of \(cases.count)"), "\(file): the header counts")
-            Thread.sleep(forTimeInterval: 0.5)  // the cross-fade
-            let shot = DesktopSession.screenshot("preview-\(index)-\(file)")
-            // The 64×64 animation shows at its own size: a small part of the area.
+            // Screenshots until the item is drawn: not blank, and no longer the item before (the
+            // cross-fade and the first frame take their time). The 64×64 animation shows at its
+            // own size: a small part of the area.
             let least = file == "animation.gif" ? 0.005 : 0.02
-            XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height),
-                                 least, "\(file): the content is not blank")
-            if let previous {
-                XCTAssertGreaterThan(DesktopSession.difference(previous, shot, x: content.x, y: content.y,
-                                                               width: content.width, height: content.height),
-                                     0.01, "\(file) looks different from the item before")
-            }
-            previous = shot
+            var variation = 0.0, change = 0.0
+            var drawn: URL?
+            XCTAssertTrue(eventually(timeout: 60) {
+                let shot = DesktopSession.screenshot("preview-\(index)-\(file)")
+                drawn = shot
+                variation = DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height)
+                change = previous.map { DesktopSession.difference($0, shot, x: content.x, y: content.y,
+                                                                   width: content.width, height: content.height) } ?? 1
+                return variation > least && change > 0.01
+            }, "\(file): the content is not blank (variation \(variation)) and looks different from the item before (\(change))")
+            previous = drawn
             if index == 0 { DesktopSession.click(x: 450, y: 400) }
             DesktopSession.key("Right")
         }
@@ -97,14 +100,19 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("Formatted text of readme.md"))
         XCTAssertFalse(DesktopSession.accessibleNames().contains { $0.hasSuffix(": Source of readme.md") },
                        "the source is hidden at first")
-        let formatted = DesktopSession.screenshot("markdown-formatted")
+        let formatted = try XCTUnwrap(DesktopSession.steadyScreenshot("markdown-formatted", region: content) {
+            DesktopSession.variation($0, x: content.x, y: content.y, width: content.width, height: content.height) > 0.02
+        }, "the formatted text is drawn")
         let button = try XCTUnwrap(DesktopSession.centre(of: "Show source", inApp: "dossier"), "the Source button is there")
         DesktopSession.click(x: button.x, y: button.y)
         XCTAssertTrue(DesktopSession.waitForAccessible("Source of readme.md"), "the source is shown")
         XCTAssertTrue(DesktopSession.waitForAccessible("Show formatted text"), "the button now goes back")
-        let source = DesktopSession.screenshot("markdown-source")
-        XCTAssertGreaterThan(DesktopSession.difference(formatted, source, x: content.x, y: content.y + 40,
-                                                       width: content.width, height: content.height - 40), 0.01)
+        var change = 0.0
+        XCTAssertTrue(eventually(timeout: 60) {
+            change = DesktopSession.difference(formatted, DesktopSession.screenshot("markdown-source"), x: content.x, y: content.y + 40,
+                                               width: content.width, height: content.height - 40)
+            return change > 0.01
+        }, "the source looks different from the formatted text (\(change))")
     }
 
     func testAMillionRowTableLoadsAndShowsItsLastRow() throws {
@@ -118,8 +126,10 @@ final class PreviewerUITests: XCTestCase {
         // A debug build reading 30 MB on a loaded machine took over a minute: a generous net.
         XCTAssertTrue(DesktopSession.waitForAccessible("Table of million.csv, 1000000 rows", timeout: 300))
         XCTAssertTrue(DesktopSession.waitForAccessible("Row 1"), "the first rows are shown")
-        let shot = DesktopSession.screenshot("table-million")
-        XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height), 0.02)
+        XCTAssertTrue(eventually(timeout: 60) {
+            let shot = DesktopSession.screenshot("table-million")
+            return DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height) > 0.02
+        }, "the table is drawn")
         // End in the table goes to the last row.
         DesktopSession.click(x: 300, y: 200)
         DesktopSession.key("End")
@@ -185,8 +195,10 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(eventually { call(["--method", "org.gnome.NautilusPreviewer2.ShowFile", photo, "x11:0", "false"]) == "()\n" })
         XCTAssertTrue(DesktopSession.waitForAccessible("Image photo.jpg"))
         XCTAssertEqual(visible(), "(<true>,)\n")
-        let shot = DesktopSession.screenshot("dbus-showfile")
-        XCTAssertGreaterThan(DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height), 0.02)
+        XCTAssertTrue(eventually(timeout: 60) {
+            let shot = DesktopSession.screenshot("dbus-showfile")
+            return DesktopSession.variation(shot, x: content.x, y: content.y, width: content.width, height: content.height) > 0.02
+        }, "the photo is drawn")
         // The same file again with closeIfAlreadyShown toggles the window off.
         XCTAssertEqual(call(["--method", "org.gnome.NautilusPreviewer2.ShowFile", photo, "x11:0", "true"]), "()\n")
         XCTAssertTrue(eventually { visible() == "(<false>,)\n" })
@@ -366,12 +378,14 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.activate("Load Remote Content", role: "push button"), "the banner's button is pressed")
         XCTAssertTrue(eventually(timeout: 60) { requests().contains("/beacon.png") }, "the image is loaded: \(requests())")
         // The image on screen: the page is the page, with its image, and not the redirect's target.
+        var green = 0
         XCTAssertTrue(eventually(timeout: 60) {
-            Self.greenPixels(DesktopSession.screenshot("html-remote-2-loaded")) > 160 * 100 / 2
-        }, "the image shows in the page")
+            let shot = DesktopSession.screenshot("html-remote-2-loaded")
+            green = Self.greenPixels(shot)
+            dark = Self.darkPixels(shot, x: 10, y: 50, width: 870, height: 610)
+            return green > 160 * 100 / 2 && dark > 500
+        }, "the image shows in the page (\(green) green pixels), with its heading (\(dark) dark pixels)")
         XCTAssertTrue(DesktopSession.accessibleNames().contains { $0.hasSuffix(": Web page stays.html") }, "still the page")
-        XCTAssertGreaterThan(Self.darkPixels(DesktopSession.screenshot("html-remote-2-loaded"), x: 10, y: 50, width: 870, height: 610),
-                             500, "with its heading")
         XCTAssertEqual(Set(requests().filter { $0.hasPrefix("/") }), ["/beacon.png"], "only the image: no redirect, no frame")
     }
 
@@ -409,20 +423,28 @@ final class PreviewerUITests: XCTestCase {
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("photo.jpg").path])
         defer { app.terminate() }
         XCTAssertTrue(DesktopSession.waitForAccessible("Image photo.jpg"))
-        Thread.sleep(forTimeInterval: 0.5)
-        let fitted = DesktopSession.screenshot("zoom-fit")
+        func difference(_ a: URL, _ b: URL) -> Double {
+            DesktopSession.difference(a, b, x: content.x, y: content.y, width: content.width, height: content.height)
+        }
+        // Each picture measured once it has come to rest (the sharper pixels decoded for a zoom
+        // come after its first frames).
+        let fitted = try XCTUnwrap(DesktopSession.steadyScreenshot("zoom-fit", region: content) {
+            DesktopSession.variation($0, x: content.x, y: content.y, width: content.width, height: content.height) > 0.02
+        }, "the photo is drawn")
         DesktopSession.click(x: 450, y: 400)
         DesktopSession.key("plus", "plus", "plus")
-        Thread.sleep(forTimeInterval: 1)
-        let zoomed = DesktopSession.screenshot("zoom-in")
-        let zoomChange = DesktopSession.difference(fitted, zoomed, x: content.x, y: content.y, width: content.width, height: content.height)
-        XCTAssertGreaterThan(zoomChange, 0.05, "+ enlarged the picture")
+        var zoomChange = 0.0
+        XCTAssertNotNil(DesktopSession.steadyScreenshot("zoom-in", region: content) {
+            zoomChange = difference(fitted, $0)
+            return zoomChange > 0.05
+        }, "+ enlarged the picture (\(zoomChange))")
         DesktopSession.key("0")
-        Thread.sleep(forTimeInterval: 1)
-        let refitted = DesktopSession.screenshot("zoom-refit")
         // The sharper pixels decoded for the zoom resample a little differently when fitted.
-        XCTAssertLessThan(DesktopSession.difference(fitted, refitted, x: content.x, y: content.y, width: content.width, height: content.height),
-                          zoomChange / 2, "0 fits it again")
+        var refitChange = 1.0
+        XCTAssertNotNil(DesktopSession.steadyScreenshot("zoom-refit", region: content) {
+            refitChange = difference(fitted, $0)
+            return refitChange < zoomChange / 2
+        }, "0 fits it again (\(refitChange) from the fitted picture, \(zoomChange) zoomed)")
     }
 
     /// A 64×64 GIF of four blue and red squares shows at 64×64, centred in the window (it was
@@ -490,9 +512,9 @@ final class PreviewerUITests: XCTestCase {
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("document.pdf").path])
         defer { app.terminate() }
         XCTAssertTrue(DesktopSession.waitForAccessible("Page 3 thumbnail"), "the sidebar shows a picture of each page")
-        Thread.sleep(forTimeInterval: 0.5)
-        let before = try XCTUnwrap(DesktopSession.centre(of: "Page 3", inApp: "dossier"))
-        let thumbnail = try XCTUnwrap(DesktopSession.centre(of: "Page 3 thumbnail", inApp: "dossier"))
+        // Where they rest once laid out.
+        let before = try XCTUnwrap(DesktopSession.steadyCentre(of: "Page 3", inApp: "dossier"), "page 3 is on screen")
+        let thumbnail = try XCTUnwrap(DesktopSession.steadyCentre(of: "Page 3 thumbnail", inApp: "dossier"), "its thumbnail too")
         DesktopSession.screenshot("pdf-sidebar")
         DesktopSession.click(x: thumbnail.x, y: thumbnail.y)
         var after = before
@@ -508,15 +530,17 @@ final class PreviewerUITests: XCTestCase {
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("document.pdf").path])
         defer { app.terminate() }
         XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"))
-        Thread.sleep(forTimeInterval: 0.5)
-        let page = try XCTUnwrap(DesktopSession.frame(of: "Page 1", inApp: "dossier"))
+        let page = try XCTUnwrap(DesktopSession.steadyFrame(of: "Page 1", inApp: "dossier"), "the page rests on screen")
         // Over the heading and the first paragraph: the top third of the page, most of its width.
         DesktopSession.drag(from: (page.x + page.width / 20, page.y + page.height / 20),
                             to: (page.x + page.width * 19 / 20, page.y + page.height / 3))
         DesktopSession.screenshot("pdf-selection")
         DesktopSession.key("ctrl+c")
-        let copied = DesktopSession.run(["/usr/bin/xclip", "-o", "-selection", "clipboard"])
-        XCTAssertTrue(copied.contains("Dossier Sample Document"), copied)
+        var copied = ""
+        XCTAssertTrue(eventually(timeout: 60) {
+            copied = DesktopSession.run(["/usr/bin/xclip", "-o", "-selection", "clipboard"])
+            return copied.contains("Dossier Sample Document")
+        }, "Ctrl+C copied the selected text: \(copied)")
         XCTAssertFalse(copied.contains("example web site"), "text outside the dragged area is not selected: \(copied)")
     }
 }

@@ -10,6 +10,9 @@ final class TextEncodingUITests: XCTestCase {
         try XCTSkipUnless(DesktopSession.isAvailable, "no display: UI tests run under `make test`, which starts Xvfb")
     }
 
+    /// The text's first lines in the previewer on the 1280×1024 test screen.
+    private let textArea = (x: 20, y: 70, width: 860, height: 200)
+
     private let titles = [
         "gb18030.txt": "Chinese Simplified (GB18030)", "big5.txt": "Chinese Traditional (Big5)",
         "shift-jis.txt": "Japanese (Shift_JIS)", "euc-kr.txt": "Korean (EUC-KR)",
@@ -44,7 +47,9 @@ final class TextEncodingUITests: XCTestCase {
         defer { app.terminate() }
         XCTAssertTrue(DesktopSession.waitForAccessible("Character encoding: Japanese (Shift_JIS)"))
         XCTAssertTrue(eventually { DesktopSession.text(of: "Text of memo.txt") == text })
-        let before = DesktopSession.screenshot("previewer-encoding-menu-before")
+        let before = try XCTUnwrap(DesktopSession.steadyScreenshot("previewer-encoding-menu-before", region: textArea) {
+            DesktopSession.variation($0, x: textArea.x, y: textArea.y, width: textArea.width, height: textArea.height) > 0.01
+        }, "the text is drawn")
 
         // Into the text, then Tab to the encoding's button; Return opens its menu.
         DesktopSession.click(x: 450, y: 300)
@@ -63,8 +68,11 @@ final class TextEncodingUITests: XCTestCase {
             guard let shown = DesktopSession.text(of: "Text of memo.txt") else { return false }
             return shown != text && shown.hasPrefix("\u{201C}\u{0152}")  // 東 is 0x93 0x8C in Shift_JIS: “Œ in Windows-1252
         }, "the text is re-read as Windows-1252")
-        let after = DesktopSession.screenshot("previewer-encoding-menu-after")
-        XCTAssertGreaterThan(DesktopSession.difference(before, after, x: 20, y: 70, width: 860, height: 200), 0.01,
-                             "the text looks different")
+        var change = 0.0
+        XCTAssertTrue(eventually(timeout: 60) {
+            let after = DesktopSession.screenshot("previewer-encoding-menu-after")
+            change = DesktopSession.difference(before, after, x: textArea.x, y: textArea.y, width: textArea.width, height: textArea.height)
+            return change > 0.01
+        }, "the text looks different (\(change))")
     }
 }
