@@ -37,15 +37,19 @@ final class PrintUITests: XCTestCase {
                                              samples.appendingPathComponent("document.pdf").path])
         defer { app.terminate() }
         XCTAssertTrue(DesktopSession.waitForAccessible("Contents of archive.zip"))
+        // The item's actions are settled once its Open With button is filled in ("Open With …"):
+        // Print… among them, which answers the same question as Ctrl+P (does Dossier print it?).
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.accessibleNames().contains { $0.contains(": Open With") } },
+                      "the Open With button is filled in")
         DesktopSession.click(x: 450, y: 400)
-        // An archive does not print: Ctrl+P does nothing, and the menu has no Print….
+        // An archive does not print: Ctrl+P does nothing, and the menu has no Print…. The menu,
+        // opened by keys after Ctrl+P (keys arrive in order), is the barrier: Ctrl+P was handled
+        // before it, and for an item Dossier does not print it returns at once, starting nothing.
         DesktopSession.key("ctrl+p")
-        XCTAssertFalse(eventually(timeout: 2) { printDialogShown() }, "no print dialog for an archive")
-        XCTAssertTrue(app.isRunning)
-
         let archiveMenu = openWindowMenu()
         XCTAssertTrue(archiveMenu.contains("Properties"), "the window's menu opened: \(archiveMenu)")
         XCTAssertFalse(archiveMenu.contains("Print…"), "the window's menu has no Print… for an archive")
+        XCTAssertFalse(printDialogShown(), "no print dialog for an archive")
         DesktopSession.key("Escape")  // the menu has the keyboard: Escape closes it
         XCTAssertTrue(eventually { DesktopSession.menuItems().isEmpty })
         XCTAssertTrue(app.isRunning)
