@@ -38,7 +38,7 @@ final class BrowserActionsUITests: XCTestCase {
     private func clickItem(_ name: String, button: Int = 1) throws {
         let centre = try XCTUnwrap(DesktopSession.centre(of: name, inApp: "dossier"), "\(name) is on screen")
         DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(centre.x), String(centre.y), "click", String(button)])
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // paces the input; what the click does, the caller waits for
     }
 
     private func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
@@ -146,16 +146,15 @@ final class BrowserActionsUITests: XCTestCase {
         try Data("x\n".utf8).write(to: target.appendingPathComponent("existing.txt"))
         try open(source, showing: "plan.txt")
         let first = try XCTUnwrap(DesktopSession.windowID(named: "Source"))
-        DesktopSession.run(["/usr/bin/xdotool", "windowsize", first, "620", "700"])
-        DesktopSession.run(["/usr/bin/xdotool", "windowmove", first, "0", "0"])
+        DesktopSession.run(["/usr/bin/xdotool", "windowsize", "--sync", first, "620", "700"])
+        DesktopSession.run(["/usr/bin/xdotool", "windowmove", "--sync", first, "0", "0"])
 
         let handOff = try fixture.runner.run([target.path])
         XCTAssertEqual(handOff.status, 0, handOff.errors)
         XCTAssertTrue(eventually { DesktopSession.windowID(named: "Target") != nil }, "the second window opened")
         let second = try XCTUnwrap(DesktopSession.windowID(named: "Target"))
-        DesktopSession.run(["/usr/bin/xdotool", "windowsize", second, "620", "700"])
-        DesktopSession.run(["/usr/bin/xdotool", "windowmove", second, "650", "0"])
-        Thread.sleep(forTimeInterval: 0.5)
+        DesktopSession.run(["/usr/bin/xdotool", "windowsize", "--sync", second, "620", "700"])
+        DesktopSession.run(["/usr/bin/xdotool", "windowmove", "--sync", second, "650", "0"])
         DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", second])
         DesktopSession.click(x: 650 + 400, y: 600)
         XCTAssertTrue(DesktopSession.waitForAccessible("existing.txt"), "the second window lists the target")
@@ -164,9 +163,13 @@ final class BrowserActionsUITests: XCTestCase {
         DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", first])
         try clickItem("plan.txt")
         DesktopSession.key("ctrl+c")
-        let copied = DesktopSession.run(["/usr/bin/xclip", "-selection", "clipboard", "-t", "x-special/gnome-copied-files", "-o"])
-        XCTAssertEqual(copied.split(separator: "\n").map(String.init), ["copy", source.appendingPathComponent("plan.txt").absoluteString],
-                       "the clipboard holds the file as Files writes it")
+        let expected = ["copy", source.appendingPathComponent("plan.txt").absoluteString]
+        var copied: [String] = []
+        XCTAssertTrue(eventually(timeout: 60) {
+            copied = DesktopSession.run(["/usr/bin/xclip", "-selection", "clipboard", "-t", "x-special/gnome-copied-files", "-o"])
+                .split(separator: "\n").map(String.init)
+            return copied == expected
+        }, "the clipboard holds the file as Files writes it: \(copied)")
 
         // The second window: click beside its items and paste.
         DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", second])

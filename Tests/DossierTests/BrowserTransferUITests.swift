@@ -65,11 +65,10 @@ final class BrowserTransferUITests: XCTestCase {
         let button = try XCTUnwrap(DesktopSession.centre(of: "File Operations", inApp: "dossier"))
         DesktopSession.click(x: button.x, y: button.y)
         XCTAssertTrue(DesktopSession.waitForAccessible("Cancel Copying 1 item"), "the popover lists the copy with Cancel")
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the popover drawn, for the screenshot only
         DesktopSession.screenshot("transfer-1-progress")
-        let partial = size(copy)
-        XCTAssertGreaterThan(partial, 0)
-        XCTAssertLessThan(partial, 2 << 30, "still copying when cancelled")
+        XCTAssertTrue(eventually(timeout: 60) { self.size(copy) > 0 }, "bytes are being copied")
+        XCTAssertLessThan(size(copy), 2 << 30, "still copying when cancelled")
 
         XCTAssertTrue(DesktopSession.activate("Cancel Copying 1 item"), "Cancel pressed")
         XCTAssertTrue(eventually(timeout: 60) { !self.exists(copy) }, "the partial copy is removed")
@@ -92,7 +91,11 @@ final class BrowserTransferUITests: XCTestCase {
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
         helpers.append(xclip)
-        Thread.sleep(forTimeInterval: 0.3)
+        // It owns the clipboard once another client can read what it offers.
+        XCTAssertTrue(eventually(timeout: 60) {
+            DesktopSession.run(["/usr/bin/xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"])
+                .contains("x-special/gnome-copied-files")
+        }, "xclip holds the clipboard")
     }
 
     // MARK: Import
@@ -112,14 +115,14 @@ final class BrowserTransferUITests: XCTestCase {
         // No portal in the test session: GtkFileChooserNative shows GTK's own dialog.
         XCTAssertTrue(DesktopSession.waitForAccessible("Import Files"), "the file chooser opened")
         XCTAssertTrue(DesktopSession.waitForAccessible("Import by"), "with the copy-or-move choice")
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the dialog drawn, for the screenshot only
         DesktopSession.screenshot("transfer-3-import-chooser")
         if let dialog = DesktopSession.frame(of: "Import Files", inApp: "dossier") {
             DesktopSession.click(x: dialog.x + dialog.width / 2, y: dialog.y + 20)
         }
         DesktopSession.key("ctrl+l")
         DesktopSession.run(["/usr/bin/xdotool", "type", "--delay", "30", chosen.path])
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the typed path drawn, for the screenshot only
         DesktopSession.screenshot("transfer-4-import-typed")
         DesktopSession.key("Return")
         let imported = target.appendingPathComponent("minutes.txt")
@@ -168,6 +171,7 @@ final class BrowserTransferUITests: XCTestCase {
         let mover = try DragPeer(source: [second], in: fixture)
         helpers.append(mover.process)
         slowDrag(from: mover.centre, to: background, holding: "shift")
+        XCTAssertTrue(eventually(timeout: 60) { mover.log.contains("end ") }, "the drag ended: \(mover.log)")
         XCTAssertTrue(mover.log.contains("end <flags GDK_ACTION_MOVE"), "the drop took the move: \(mover.log)")
         XCTAssertTrue(eventually { self.exists(target.appendingPathComponent("moved.txt")) }, "the Shift drop brought it in")
         XCTAssertTrue(eventually { !self.exists(second) }, "and moved it: the original is gone")
@@ -206,7 +210,8 @@ final class BrowserTransferUITests: XCTestCase {
     }
 
     /// Presses at `start`, moves to `end` in small steps (each a motion the X drag protocol
-    /// answers), waits over the target, and releases — with `key` held down, if given.
+    /// answers), waits over the target, and releases — with `key` held down, if given. The
+    /// pauses pace the input as a hand would; what the drop does, the caller waits for.
     private func slowDrag(from start: (x: Int, y: Int), to end: (x: Int, y: Int), holding key: String? = nil) {
         DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y)])
         Thread.sleep(forTimeInterval: 0.2)
@@ -260,7 +265,14 @@ struct DragPeer {
         let window = DesktopSession.windowID(named: "Drag Peer")
         XCTAssertNotNil(window, "the drag peer's window")
         DesktopSession.run(["/usr/bin/xdotool", "windowmove", "--sync", window ?? "", "850", "0"])
-        Thread.sleep(forTimeInterval: 0.3)
+        // The X drag protocol gives the peer screen positions, which GTK places by where it
+        // thinks its window is: wait until it has taken the move. Its events come in order, so
+        // once a motion of the pointer moved in afterwards has reached it, so has the move.
+        func motions() -> Int { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").components(separatedBy: "pointer at").count }
+        let before = motions()
+        DesktopSession.run(["/usr/bin/xdotool", "mousemove", "1270", "1010"])
+        DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(centre.x), String(centre.y)])
+        XCTAssertTrue(eventually(timeout: 60) { motions() > before }, "the drag peer is in its place")
     }
 
     static let script = """
@@ -293,6 +305,9 @@ struct DragPeer {
                 target = Gtk.DropTarget.new(Gdk.FileList, Gdk.DragAction.COPY)
                 target.connect('drop', dropped)
                 label.add_controller(target)
+            pointer = Gtk.EventControllerMotion()
+            pointer.connect('motion', lambda c, x, y: note('pointer at %d %d' % (x, y)))
+            window.add_controller(pointer)
             window.present()
             GLib.timeout_add(300, lambda: note('ready'))
         app = Gtk.Application(flags=Gio.ApplicationFlags.NON_UNIQUE)

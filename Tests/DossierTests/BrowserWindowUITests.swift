@@ -104,8 +104,9 @@ final class BrowserWindowUITests: XCTestCase {
         let first = try launch([folder.path])
         XCTAssertTrue(eventually { self.frames().contains("frame: Kept") })
         let window = try XCTUnwrap(DesktopSession.windowID(named: "Kept"))
-        DesktopSession.run(["/usr/bin/xdotool", "windowsize", window, "900", "640"])
-        Thread.sleep(forTimeInterval: 0.5)
+        DesktopSession.run(["/usr/bin/xdotool", "windowsize", "--sync", window, "900", "640"])
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.windowGeometry(window).size == "900x640" },
+                      "resized: \(DesktopSession.windowGeometry(window))")
         let resized = DesktopSession.windowGeometry(window)
         DesktopSession.click(x: 600, y: 300)
         DesktopSession.key("ctrl+2")
@@ -122,8 +123,8 @@ final class BrowserWindowUITests: XCTestCase {
         _ = try launch([])
         XCTAssertTrue(eventually { self.frames().contains("frame: Kept") }, "the last folder is shown again: \(frames())")
         let reopened = try XCTUnwrap(DesktopSession.windowID(named: "Kept"))
-        Thread.sleep(forTimeInterval: 0.5)
-        XCTAssertEqual(DesktopSession.windowGeometry(reopened).size, resized.size, "the window has its size again")
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.windowGeometry(reopened).size == resized.size },
+                      "the window has its size again: \(DesktopSession.windowGeometry(reopened).size) for \(resized.size)")
         DesktopSession.screenshot("browser-after-restart")
         DesktopSession.click(x: 600, y: 300)
         DesktopSession.key("ctrl+w")
