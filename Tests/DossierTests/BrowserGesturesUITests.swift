@@ -76,7 +76,7 @@ final class BrowserGesturesUITests: XCTestCase {
         // Press, hold still for a second, release.
         let letter = try centre(of: "letter.txt")
         DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(letter.x), String(letter.y), "mousedown", "1"])
-        Thread.sleep(forTimeInterval: 1.0)
+        Thread.sleep(forTimeInterval: 1.0)  // the hold itself
         DesktopSession.run(["/usr/bin/xdotool", "mouseup", "1"])
         expectOptionsMenu("a long press", screenshot: "gestures-long-press-menu")
         XCTAssertTrue(DesktopSession.gridCells().contains { $0.name == "letter.txt" && $0.selected }, "the pressed item is selected")
@@ -206,7 +206,7 @@ final class BrowserGesturesUITests: XCTestCase {
             print(len(visible))
             """
         let output = DesktopSession.run(["/usr/bin/python3", "-c", script])
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // paces the input, like `DesktopSession.activate`
         return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
@@ -243,7 +243,7 @@ final class BrowserGesturesUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("Trash Is Empty"), "the status page says so")
         XCTAssertTrue(eventually { !self.shows("older.txt") }, "the items left the view")
         XCTAssertTrue(exists(folder.appendingPathComponent("keep.txt")), "nothing else was deleted")
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the status page drawn, for the screenshot (not compared)
         let emptied = DesktopSession.screenshot("gestures-trash-emptied")
         // Not asserted: whether the sidebar's row turns from the full bin to the empty one (the
         // two screenshots' icons were the same pixels when this was written; see the report).
@@ -347,7 +347,11 @@ final class BrowserGesturesUITests: XCTestCase {
         try clickItem("alpha.txt")
         DesktopSession.key("space")
         XCTAssertTrue(eventually { DesktopSession.windowID(named: "alpha.txt") != nil }, "Space opened the previewer")
-        Thread.sleep(forTimeInterval: 1)
+        // The previewer as it settles with the file shown: its Open With button is filled in
+        // once the item's actions are known, the last of its controls to change.
+        XCTAssertTrue(DesktopSession.waitForAccessible("Text of alpha.txt"), "the previewer shows the file")
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.accessibleNames().contains { $0.contains(": Open With") } },
+                      "the Open With button is filled in")
         DesktopSession.screenshot("gestures-names-previewer")
         let previewer = unnamedControls(inWindow: "alpha.txt")
         XCTAssertGreaterThan(previewer.seen, 2, "the walk reached the previewer's controls")

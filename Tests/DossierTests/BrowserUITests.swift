@@ -88,8 +88,11 @@ final class BrowserUITests: XCTestCase {
         try open(files)
         let first = self.files { $0.count >= 6 }
         XCTAssertEqual(Array(first.prefix(3)), ["file00001.txt", "file00002.txt", "file00003.txt"], "the grid shows the first files")
-        let opened = DesktopSession.screenshot("browser-ui-1-ten-thousand")
-        XCTAssertGreaterThan(DesktopSession.variation(opened, x: 300, y: 100, width: 600, height: 400), 0.05, "the grid is painted")
+        var painted = 0.0
+        XCTAssertTrue(eventually(timeout: 60) {
+            painted = DesktopSession.variation(DesktopSession.screenshot("browser-ui-1-ten-thousand"), x: 300, y: 100, width: 600, height: 400)
+            return painted > 0.05
+        }, "the grid is painted (variation \(painted))")
 
         // The window answers the keyboard at once: Ctrl+2 shows the list, Ctrl+1 the grid again.
         let window = try XCTUnwrap(DesktopSession.frame(of: "Items", inApp: "dossier"), "the grid is in the tree")
@@ -116,7 +119,6 @@ final class BrowserUITests: XCTestCase {
         try Data("new".utf8).write(to: files.appendingPathComponent("file00000-new.txt"))
         DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(window.x + window.width / 2), String(window.y + 100),
                             "click", "--repeat", "10", "--delay", "30", "4"])
-        Thread.sleep(forTimeInterval: 0.5)
         let top = self.files { $0.first == "file00000-new.txt" }
         XCTAssertEqual(top.first, "file00000-new.txt", "the new file is shown before the others: \(top.prefix(3))")
         DesktopSession.screenshot("browser-ui-4-new-file")
@@ -155,7 +157,7 @@ final class BrowserUITests: XCTestCase {
         DesktopSession.key("space")
         XCTAssertTrue(DesktopSession.waitForAccessible("Text of bravo.txt"), "Space previews the selected file")
         XCTAssertTrue(DesktopSession.waitForAccessible("2 of 4"), "in the folder's order")
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the zoom into the previewer, for the screenshot only
         DesktopSession.screenshot("browser-ui-6-space")
 
         // Right: the next file in view order, and the browser's selection follows.
@@ -166,7 +168,7 @@ final class BrowserUITests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("3 of 4"))
         XCTAssertTrue(eventually { DesktopSession.gridCells().filter(\.selected).map(\.name) == ["charlie.txt"] },
                       "the browser selects the previewed file: \(DesktopSession.gridCells().filter(\.selected).map(\.name))")
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the cross-fade, for the screenshot only
         DesktopSession.screenshot("browser-ui-7-right")
 
         // Escape closes the previewer.
