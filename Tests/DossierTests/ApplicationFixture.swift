@@ -71,9 +71,9 @@ final class ApplicationFixture {
         ])
     }
 
-    /// The recorded launches, each as [tag, arguments…], waiting up to 10 s for `count`.
+    /// The recorded launches, each as [tag, arguments…], waiting up to 60 s for `count`.
     func launches(waitingFor count: Int) -> [[String]] {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         var lines: [[String]] = []
         repeat {
             let text = (try? String(contentsOf: recordLog, encoding: .utf8)) ?? ""

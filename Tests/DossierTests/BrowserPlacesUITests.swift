@@ -122,7 +122,7 @@ final class BrowserPlacesUITests: XCTestCase {
         let before = try XCTUnwrap(DesktopSession.frame(of: "letter.txt", inApp: "dossier"))
         DesktopSession.doubleClick(x: cell.x, y: cell.y)
         // Watched from one Python process: the spinner is there while the app starts.
-        let seen = DesktopSession.watchFor(prefix: "Opening letter.txt", seconds: 6,
+        let seen = DesktopSession.watchFor(prefix: "Opening letter.txt", seconds: 60,
                                            screenshot: DesktopSession.screenshotFolder.appendingPathComponent("places-5-opening.png"))
         XCTAssertNotNil(seen, "a spinner named “Opening letter.txt” showed on the item")
         if let seen {

@@ -141,7 +141,7 @@ final class InteractionUITests: XCTestCase {
         // Properties: the type, the size, the location and the app that opens it.
         XCTAssertTrue(DesktopSession.activate("Properties", role: "menu item"))
         XCTAssertTrue(DesktopSession.waitForAccessible("Properties of picture.png", timeout: 60), "the properties are shown")
-        XCTAssertTrue(DesktopSession.waitForAccessible("PNG image (image/png)", timeout: 30), "its type")
+        XCTAssertTrue(DesktopSession.waitForAccessible("PNG image (image/png)", timeout: 60), "its type")
         var names: [String] = []
         XCTAssertTrue(eventually(timeout: 60) {
             names = DesktopSession.accessibleNames()

@@ -193,12 +193,10 @@ final class OpenWithTests: XCTestCase {
         let png = try fixture.folder.write("a photo.png", bytes: SampleFiles.png)
         let result = try fixture.runner.run(["open", "--with", "org.example.Recorder", png.path])
         XCTAssertEqual(result.status, 0, result.errors)
-        let deadline = Date().addingTimeInterval(10)
         var lines: [String] = []
-        while Date() < deadline {
+        _ = eventually(timeout: 60) {
             lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if !lines.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.05)
+            return !lines.isEmpty
         }
         XCTAssertEqual(lines, ["Open\t\(png.absoluteString)"], "activated over D-Bus with the file's own URI, not by Exec")
     }
