@@ -123,8 +123,22 @@ final class PreviewerUITests: XCTestCase {
         let file = try folder.write("million.csv", text)
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", file.path])
         defer { app.terminate() }
-        // A debug build reading 30 MB on a loaded machine took over a minute: a generous net.
-        XCTAssertTrue(DesktopSession.waitForAccessible("Table of million.csv, 1000000 rows", timeout: 300))
+        // Every row; or, when the machine is too busy for the reader to get through the file
+        // within its time limit (8 s), the rows it read and a note that says so. How fast a
+        // million rows are read is for the benchmarks, not for a test. The deadlines are a
+        // generous net for the launch and the reading in a debug build on a loaded machine.
+        var rows = 0
+        XCTAssertTrue(eventually(timeout: 300) {
+            // "panel: Table of million.csv, 1000000 rows"
+            let marker = ": Table of million.csv, "
+            let name = DesktopSession.accessibleNames().first { $0.contains(marker) }
+            rows = name.flatMap { $0.components(separatedBy: marker).last?.split(separator: " ").first.flatMap { Int($0) } } ?? 0
+            return rows > 0
+        }, "the table is shown")
+        if rows != 1_000_000 {
+            XCTAssertTrue(eventually(timeout: 60) { DesktopSession.accessibleNames().contains { $0.contains("only the first") } },
+                          "a note says that only \(rows) rows were read")
+        }
         XCTAssertTrue(DesktopSession.waitForAccessible("Row 1"), "the first rows are shown")
         XCTAssertTrue(eventually(timeout: 60) {
             let shot = DesktopSession.screenshot("table-million")
@@ -133,7 +147,7 @@ final class PreviewerUITests: XCTestCase {
         // End in the table goes to the last row.
         DesktopSession.click(x: 300, y: 200)
         DesktopSession.key("End")
-        XCTAssertTrue(DesktopSession.waitForAccessible("Row 1000000", timeout: 300), "the last row is shown")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Row \(rows)", timeout: 300), "the last row is shown")
         DesktopSession.screenshot("table-million-end")
     }
 
