@@ -10,7 +10,7 @@ final class PreviewPage {
     enum State: Equatable { case loading, ready, failed(String) }
 
     let item: PreviewItem
-    /// A stack of the loading, content and error views.
+    /// A stack of the loading, content and error views, owned by the page.
     let view: Widget
     private(set) var renderer: (any PreviewRenderer)?
     private(set) var state: State = .loading
@@ -32,6 +32,10 @@ final class PreviewPage {
         self.item = item
         version = FileVersion(at: item.url)
         view = gtk_stack_new()
+        // The page owns its widgets, not the window: the window lets go of a page the moment
+        // another item replaces it, often while the page still loads, and the renderer then
+        // finishes on widgets that must still exist (they go with the page).
+        g_object_ref_sink(raw(view))
         // No fade inside a page: the content shows the moment it is ready.
         gtk_stack_set_transition_type(OpaquePointer(view), GTK_STACK_TRANSITION_TYPE_NONE)
         spinner = gtk_spinner_new()
@@ -46,6 +50,10 @@ final class PreviewPage {
         gtk_stack_add_named(OpaquePointer(view), spinner, "loading")
         gtk_stack_add_named(OpaquePointer(view), errorPage, "error")
         gtk_stack_set_visible_child_name(OpaquePointer(view), "waiting")
+    }
+
+    isolated deinit {
+        g_object_unref(raw(view))
     }
 
     /// Starts loading (once).
