@@ -19,7 +19,6 @@ final class QueryRecorder: Sendable {
         var movedNames: [String] = []
         var warnings: [DirectoryQueryError] = []
         var failure: DirectoryQueryError?
-        var eventCount = 0
     }
 
     let query: DirectoryQuery
@@ -34,7 +33,6 @@ final class QueryRecorder: Sendable {
         let box = self.box
         query.start { event in
             box.record.withLock { record in
-                record.eventCount += 1
                 switch event {
                 case .batch(let items): record.batches.append(items)
                 case .reload(let items, let reason):
