@@ -95,10 +95,11 @@ final class ExternalThumbnailerTests: XCTestCase {
         let folder = try TemporaryFolder()
         let archive = try folder.write("moving.tar", bytes: SampleFiles.tar)
         // The thumbnailer runs until the file has changed under it, and the change is made once
-        // it runs: in that order however slow the machine.
+        // it runs: in that order however slow the machine. (`%%` is a literal percent sign in an
+        // Exec line; a lone `%Y` would be an unknown field code and dropped.)
         let marker = "dossier-moving-\(UUID().uuidString)"
         let later = Date(timeIntervalSinceNow: 3600)
-        let script = ": \(marker); while [ $(stat -c %Y \"$1\") -lt \(Int(later.timeIntervalSince1970)) ]; do sleep 0.05; done; "
+        let script = ": \(marker); while [ $(stat -c %%Y \"$1\") -lt \(Int(later.timeIntervalSince1970)) ]; do sleep 0.05; done; "
             + "\(printPNG) > \"$2\""
         let generator = try generator(folder, script: script, timeout: .seconds(120))
         DispatchQueue.global().async {
