@@ -68,9 +68,12 @@ test-swift:
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
 	  bash tools/test-session.sh $(TEST_RUNNER)
 
+# The meson build folder is kept between runs (reconfigured, not wiped), so its release build of
+# the Swift package is incremental; the staging folder is made anew each time.
 test-install:
-	rm -rf $(BUILD_DIR)/meson $(BUILD_DIR)/stage
-	meson setup $(BUILD_DIR)/meson meson-wrapper --prefix=/usr
+	rm -rf $(BUILD_DIR)/stage
+	if [ -f $(BUILD_DIR)/meson/build.ninja ]; then meson setup --reconfigure $(BUILD_DIR)/meson meson-wrapper --prefix=/usr; \
+	else rm -rf $(BUILD_DIR)/meson && meson setup $(BUILD_DIR)/meson meson-wrapper --prefix=/usr; fi
 	meson compile -C $(BUILD_DIR)/meson
 	meson install -C $(BUILD_DIR)/meson --destdir $(BUILD)/stage
 	bash meson-wrapper/check-install.sh $(BUILD)/stage /usr
