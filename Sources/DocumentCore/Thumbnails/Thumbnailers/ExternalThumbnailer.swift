@@ -76,12 +76,11 @@ struct ExternalThumbnailer: Sendable {
             break
         }
         let produced = output.appendingPathComponent("thumbnail.png").path
-        var width: Int32 = 0, height: Int32 = 0
-        guard gdk_pixbuf_get_file_info(produced, &width, &height) != nil else {
+        guard let header = ImageHeader(path: produced) else {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("it produced no image"))
         }
         // What came back is untrusted too.
-        guard Int(width) * Int(height) <= ImageThumbnailer.pixelLimit else {
+        guard header.fits(pixelLimit: ImageThumbnailer.pixelLimit) else {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its image is too large"))
         }
         guard let decoded = (try? withGError({ gdk_pixbuf_new_from_file(produced, $0) })) ?? nil else {

@@ -27,14 +27,13 @@ enum ImageThumbnailer {
             throw .unreadable(name: source.name, reason: String(cString: strerror(errno)))
         }
         defer { fclose(file) }
-        var width: Int32 = 0, height: Int32 = 0
-        guard dossier_jpeg_size(file, &width, &height) == 1, width > 0, height > 0 else { return nil }
-        source.dimensions = (Int(width), Int(height))
-        guard Int(width) * Int(height) <= jpegPixelLimit else {
-            throw .tooLarge(name: source.name, width: Int(width), height: Int(height))
+        guard let header = ImageHeader.jpeg(file), header.width > 0, header.height > 0 else { return nil }
+        source.dimensions = (header.width, header.height)
+        guard header.fits(pixelLimit: jpegPixelLimit) else {
+            throw .tooLarge(name: source.name, width: header.width, height: header.height)
         }
         // The largest reduction that still leaves at least `edge` pixels on the long side.
-        let longest = Int(max(width, height))
+        let longest = max(header.width, header.height)
         let denominator = [8, 4, 2, 1].first { (longest + $0 - 1) / $0 >= edge } ?? 1
         rewind(file)
         var decodedWidth: Int32 = 0, decodedHeight: Int32 = 0, fullWidth: Int32 = 0, fullHeight: Int32 = 0
@@ -47,21 +46,20 @@ enum ImageThumbnailer {
     }
 
     private static func generic(_ source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
-        var width: Int32 = 0, height: Int32 = 0
-        guard let format = gdk_pixbuf_get_file_info(source.path, &width, &height) else {
+        guard let header = ImageHeader(path: source.path) else {
             throw .decodingFailed(name: source.name, reason: tr("the image format is not recognised or the file is damaged"))
         }
-        let isVector = borrowString(gdk_pixbuf_format_get_name(format))?.contains("svg") ?? false
-        source.dimensions = (Int(width), Int(height))
-        if !isVector && Int(width) * Int(height) > pixelLimit {
-            throw .tooLarge(name: source.name, width: Int(width), height: Int(height))
+        let isVector = header.isVector
+        source.dimensions = (header.width, header.height)
+        guard header.fits(pixelLimit: pixelLimit) else {
+            throw .tooLarge(name: source.name, width: header.width, height: header.height)
         }
         let decoded: OpaquePointer?
         do {
             decoded = try withGError { error in
                 // A vector image is rendered at the size wanted; a small raster one is kept at
                 // its own size (a thumbnail is never larger than its image).
-                if isVector || max(width, height) > Int32(edge) {
+                if isVector || max(header.width, header.height) > edge {
                     return gdk_pixbuf_new_from_file_at_scale(source.path, Int32(edge), Int32(edge), 1, error)
                 }
                 return gdk_pixbuf_new_from_file(source.path, error)

@@ -109,15 +109,15 @@ public final class ImageRenderer: PreviewRenderer {
     }
 
     nonisolated static func decode(_ path: String, edge wanted: Int32) -> Result<Decoded, PreviewError> {
-        var width: Int32 = 0, height: Int32 = 0
-        guard let format = gdk_pixbuf_get_file_info(path, &width, &height) else {
+        guard let header = ImageHeader(path: path) else {
             return .failure(PreviewError(tr("The image format is not recognised, or the file is damaged.")))
         }
-        let formatName = borrowString(gdk_pixbuf_format_get_name(format)) ?? ""
-        let isVector = formatName.contains("svg")
-        if !isVector && Int(width) * Int(height) > pixelLimit {
-            return .failure(PreviewError(tr("The image is too large to show (%s × %s pixels).", String(width), String(height))))
+        let formatName = header.format
+        let isVector = header.isVector
+        guard header.fits(pixelLimit: pixelLimit) else {
+            return .failure(PreviewError(tr("The image is too large to show (%s × %s pixels).", String(header.width), String(header.height))))
         }
+        let width = Int32(clamping: header.width), height = Int32(clamping: header.height)
         var error: UnsafeMutablePointer<GError>?
         // Animations (GIF, WebP) keep every frame. Only formats that can move are opened as
         // one: for the others gdk-pixbuf would decode the whole image at full size first (a

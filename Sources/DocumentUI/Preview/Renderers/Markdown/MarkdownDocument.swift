@@ -89,11 +89,10 @@ struct MarkdownDocument: Sendable {
     /// An image decoded no wider than `imageWidth`; nil when it is not an image, or is a
     /// decompression bomb.
     private static func decodeImage(_ path: String) -> PixbufReference? {
-        var width: Int32 = 0, height: Int32 = 0
-        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0,
-              Int(width) * Int(height) <= ImageRenderer.pixelLimit
+        // An SVG too is decoded at its own size here: its size counts as a raster one's.
+        guard let header = ImageHeader(path: path), let pixels = header.pixelCount, pixels <= ImageRenderer.pixelLimit
         else { return nil }
-        let pixbuf = width > imageWidth
+        let pixbuf = header.width > Int(imageWidth)
             ? gdk_pixbuf_new_from_file_at_scale(path, imageWidth, -1, 1, nil)
             : gdk_pixbuf_new_from_file(path, nil)
         return pixbuf.map(PixbufReference.init)
