@@ -76,17 +76,17 @@ final class NautilusPreviewerService {
         bus.deliver { [weak self] call in self?.handle(call) }
     }
 
-    private func handle(_ call: PreviewerBus.Call) {
+    private func handle(_ call: PreviewRequest) {
         switch call {
-        case .showFile(let uri, let parent, let close, let token):
-            showFile(uri, parent: parent, closeIfAlreadyShown: close, activationToken: token)
+        case .showFile(let url, let parent, let close, let token):
+            guard let url else { return }
+            showFile(url, parent: parent, closeIfAlreadyShown: close, activationToken: token)
         case .close:
             controller.dismiss()
         }
     }
 
-    private func showFile(_ uri: String, parent: String, closeIfAlreadyShown: Bool, activationToken: String?) {
-        guard let url = URL(string: uri), url.isFileURL else { return }
+    private func showFile(_ url: URL, parent: String, closeIfAlreadyShown: Bool, activationToken: String?) {
         if closeIfAlreadyShown, controller.isPresented, controller.currentItem?.url.standardizedFileURL == url.standardizedFileURL {
             controller.dismiss()
             return

@@ -12,21 +12,13 @@ import GObjectSupport
 /// PDF's first page) begin on another core meanwhile. Calls go on to the main thread, in order,
 /// once the service is ready for them.
 final class PreviewerBus: @unchecked Sendable {
-    /// A call from Nautilus, for the main thread.
-    enum Call: Sendable {
-        /// `activationToken` is nil for the three-argument form (Nautilus 43 to 49); from
-        /// Nautilus 50 it is the token (possibly empty) that lets the window take the focus.
-        case showFile(uri: String, windowHandle: String, closeIfAlreadyShown: Bool, activationToken: String?)
-        case close
-    }
-
     private let lock = NSLock()
-    private var pending: [Call] = []
+    private var pending: [PreviewRequest] = []
     private var ready = false
     private var visible = false
     private var parentHandle = ""
     private var busConnection: OpaquePointer?
-    nonisolated(unsafe) private var receiver: (@MainActor (Call) -> Void)?
+    nonisolated(unsafe) private var receiver: (@MainActor (PreviewRequest) -> Void)?
 
     /// Connects and asks for the name on a new thread.
     static func start() -> PreviewerBus {
@@ -48,7 +40,7 @@ final class PreviewerBus: @unchecked Sendable {
 
     /// From now on calls go to `handler` on the main thread; those that came before go first.
     @MainActor
-    func deliver(to handler: @escaping @MainActor (Call) -> Void) {
+    func deliver(to handler: @escaping @MainActor (PreviewRequest) -> Void) {
         receiver = handler
         lock.withLock { ready = true }
         drain()
@@ -80,9 +72,9 @@ final class PreviewerBus: @unchecked Sendable {
     private func register(on connection: OpaquePointer) throws {
         let node = try withGError { g_dbus_node_info_new_for_xml(NautilusPreviewerService.introspection, $0) }!
         defer { g_dbus_node_info_unref(node) }
-        var vtable = GDBusInterfaceVTable(method_call: { _, _, _, interface, method, parameters, invocation, data in
+        var vtable = GDBusInterfaceVTable(method_call: { _, _, _, _, method, parameters, invocation, data in
             let bus = Unmanaged<PreviewerBus>.fromOpaque(data!).takeUnretainedValue()
-            bus.handle(String(cString: method!), interface: String(cString: interface!), parameters, invocation)
+            bus.handle(String(cString: method!), parameters, invocation)
         }, get_property: { _, _, _, _, property, _, data in
             let bus = Unmanaged<PreviewerBus>.fromOpaque(data!).takeUnretainedValue()
             switch String(cString: property!) {
@@ -106,25 +98,12 @@ final class PreviewerBus: @unchecked Sendable {
     }
 
     /// On the bus thread: answers at once (as Sushi does) and queues the call for the main one.
-    private func handle(_ method: String, interface: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
-        let call: Call
-        switch method {
-        case "ShowFile":
-            var uri: UnsafeMutablePointer<gchar>?
-            var handle: UnsafeMutablePointer<gchar>?
-            var close: gboolean = 0
-            var token: UnsafeMutablePointer<gchar>?
-            if interface == DOSSIER_PREVIEWER2_THREE_ARGUMENTS {
-                dossier_variant_get_ssb(parameters, &uri, &handle, &close)
-            } else {
-                dossier_variant_get_ssbs(parameters, &uri, &handle, &close, &token)
-            }
-            call = .showFile(uri: takeString(uri) ?? "", windowHandle: takeString(handle) ?? "", closeIfAlreadyShown: close != 0,
-                             activationToken: takeString(token))
-        case "Close":
-            call = .close
-        default:
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", method)
+    /// Both forms of ShowFile come here (the three-argument one through the second interface).
+    private func handle(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+        guard let call = PreviewRequest(method: method, arguments: parameters) else {
+            let error = PreviewRequest.isKnown(method: method)
+                ? "org.freedesktop.DBus.Error.InvalidArgs" : "org.freedesktop.DBus.Error.UnknownMethod"
+            g_dbus_method_invocation_return_dbus_error(invocation, error, method)
             return
         }
         g_dbus_method_invocation_return_value(invocation, nil)
@@ -133,7 +112,7 @@ final class PreviewerBus: @unchecked Sendable {
             return !ready
         }
         // Before the service is up (the call that started it): its file's work begins now.
-        if early, case .showFile(let uri, _, _, _) = call, let url = URL(string: uri), url.isFileURL {
+        if early, case .showFile(let url?, _, _, _) = call {
             PreviewController.prefetch(url)
         }
         DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
