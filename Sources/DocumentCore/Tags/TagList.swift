@@ -9,6 +9,12 @@ public enum TagList {
         normalize(value.split(separator: ",", omittingEmptySubsequences: true).map(String.init))
     }
 
+    /// The tags in the attribute's bytes, as `getxattr` gives them (UTF-8; bytes that are not
+    /// become U+FFFD).
+    package static func parse<Bytes: Collection>(attribute bytes: Bytes) -> [String] where Bytes.Element == UInt8 {
+        parse(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// `tags` trimmed, without empty ones or repeats, in their first order.
     public static func normalize(_ tags: [String]) -> [String] {
         var seen: Set<String> = []

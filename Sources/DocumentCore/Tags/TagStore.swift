@@ -46,7 +46,7 @@ public final class TagStore: Sendable {
         while true {
             let length = getxattr(path, Self.attributeName, &buffer, buffer.count)
             if length >= 0 {
-                return TagList.parse(String(decoding: buffer[0..<length], as: UTF8.self))
+                return TagList.parse(attribute: buffer[0..<length])
             }
             switch errno {
             case ENODATA: return []

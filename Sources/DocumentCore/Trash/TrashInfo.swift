@@ -6,14 +6,14 @@ import Foundation
 ///     [Trash Info]
 ///     Path=foo/bar/meow.bmp
 ///     DeletionDate=2004-08-31T22:32:08
-struct TrashInfo: Equatable {
+package struct TrashInfo: Equatable {
     /// The original location, unescaped: absolute, or relative to the trash's top folder.
-    var path: String
+    package var path: String
     /// When the item was trashed; nil when the record has no readable date.
-    var deletionDate: Date?
+    package var deletionDate: Date?
 
     /// Why a `.trashinfo` file could not be read.
-    enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable {
         case missingGroup
         case missingPath
         case invalidPath(String)
@@ -28,7 +28,7 @@ struct TrashInfo: Equatable {
     }
 
     /// The file's text, as the specification lays it out.
-    var serialized: String {
+    package var serialized: String {
         var text = "[Trash Info]\nPath=\(Self.escape(path))\n"
         if let deletionDate {
             text += "DeletionDate=\(Self.format(deletionDate))\n"
@@ -43,7 +43,7 @@ struct TrashInfo: Equatable {
 
     /// Reads a `.trashinfo` file's text. Keys outside the `[Trash Info]` group, comments and
     /// unknown keys are ignored; a missing or unreadable date is tolerated (nil).
-    init(parsing text: String) throws(Problem) {
+    package init(parsing text: String) throws(Problem) {
         var inGroup = false
         var sawGroup = false
         var path: String?

@@ -9,10 +9,10 @@ import GObjectSupport
 /// when it is installed — no network, nothing of the system but /usr and a few files read-only,
 /// the input read-only, only a private output folder writable, dying with its parent — and
 /// killed after a timeout.
-struct ExternalThumbnailer: Sendable {
-    let name: String
-    let exec: String
-    let types: [String]
+package struct ExternalThumbnailer: Sendable {
+    package let name: String
+    package let exec: String
+    package let types: [String]
 
     /// The thumbnailers installed, the user's first; a file name the user also has hides the
     /// system's of that name.
@@ -20,7 +20,7 @@ struct ExternalThumbnailer: Sendable {
         InstalledFiles.find(in: "thumbnailers", suffix: ".thumbnailer", folders: given).compactMap(ExternalThumbnailer.init(path:))
     }
 
-    init?(path: String) {
+    package init?(path: String) {
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
         guard g_key_file_load_from_file(keyFile, path, GKeyFileFlags(rawValue: 0), nil) != 0,

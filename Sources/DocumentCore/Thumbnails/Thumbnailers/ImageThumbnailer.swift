@@ -8,11 +8,11 @@ import GObjectSupport
 /// GdkPixbuf's loaders (PNG, GIF, WebP, TIFF, SVG, …), at size where the loader can. The
 /// size is read from the header first, and a raster image over the pixel limit (a
 /// decompression bomb) is refused before any decoding. EXIF orientation is applied.
-enum ImageThumbnailer {
+package enum ImageThumbnailer {
     /// Largest raster image decoded whole (GdkPixbuf's PNG, TIFF… loaders decode in full).
-    static let pixelLimit = 64_000_000
+    package static let pixelLimit = 64_000_000
     /// Largest JPEG accepted: libjpeg's scaling keeps the decoded size at 1/64 of it.
-    static let jpegPixelLimit = 1_000_000_000
+    package static let jpegPixelLimit = 1_000_000_000
 
     static func thumbnail(of source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
         if source.type == .jpeg, let image = try jpeg(&source, edge: edge) {

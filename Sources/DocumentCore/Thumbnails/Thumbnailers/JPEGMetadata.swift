@@ -2,9 +2,9 @@ import Foundation
 
 /// What a JPEG's EXIF block says before any pixel is decoded: its orientation, and the small
 /// thumbnail cameras embed (IFD1), which makes a quick first picture.
-struct JPEGMetadata {
-    var orientation = 1
-    var embeddedThumbnail: Data?
+package struct JPEGMetadata {
+    package var orientation = 1
+    package var embeddedThumbnail: Data?
 
     /// Reads the segments before the image data (at most the first 256 KiB).
     init(path: String) {
@@ -14,7 +14,7 @@ struct JPEGMetadata {
         self.init(data: [UInt8](data ?? Data()))
     }
 
-    init(data bytes: [UInt8]) {
+    package init(data bytes: [UInt8]) {
         guard bytes.count > 4, bytes[0] == 0xff, bytes[1] == 0xd8 else { return }
         var offset = 2
         while offset + 4 <= bytes.count, bytes[offset] == 0xff {

@@ -11,20 +11,20 @@ import GObjectSupport
 /// which cannot hold a `/`), the file is created with `O_EXCL | O_NOFOLLOW` inside a folder
 /// opened with `O_NOFOLLOW`, links are not followed or made, unsafe entries are refused, and
 /// the size is capped. libarchive's own extraction to disk is not used at all.
-enum ArchiveExtraction {
+package enum ArchiveExtraction {
     /// The largest entry extracted for a preview.
     static let sizeLimit: Int64 = 256 << 20
     /// Folders left behind (by a crash) are removed when older than this.
     static let staleAge: TimeInterval = 24 * 60 * 60
 
-    static var previewsFolder: URL {
+    package static var previewsFolder: URL {
         let cache = String(cString: g_get_user_cache_dir())
         return URL(fileURLWithPath: cache).appendingPathComponent("dossier/archive-previews", isDirectory: true)
     }
 
     /// Extracts `entry` of the archive at `archivePath`; returns the file made. Blocking: call
     /// it off the main thread. Stops early when the calling task is cancelled.
-    static func extract(_ entry: ArchiveEntry, from archivePath: String, raw: Bool) throws(PreviewError) -> URL {
+    package static func extract(_ entry: ArchiveEntry, from archivePath: String, raw: Bool) throws(PreviewError) -> URL {
         if entry.isUnsafe {
             throw PreviewError(tr("Its path leads outside the archive, so it is not extracted."))
         }
@@ -51,7 +51,7 @@ enum ArchiveExtraction {
     }
 
     /// Removes a folder made by `extract` and what is in it.
-    static func remove(_ folder: URL) {
+    package static func remove(_ folder: URL) {
         guard folder.path.hasPrefix(previewsFolder.path + "/") else { return }
         try? FileManager.default.removeItem(at: folder)
     }
@@ -87,7 +87,7 @@ enum ArchiveExtraction {
     }
 
     /// The entry's last path component as a file name that stays in its folder.
-    static func fileName(for entry: ArchiveEntry) -> String {
+    package static func fileName(for entry: ArchiveEntry) -> String {
         var name = entry.path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         name = name.replacingOccurrences(of: "\0", with: "")
         if name.isEmpty || name == "." || name == ".." { name = "entry" }

@@ -3,20 +3,20 @@ import DocumentCore
 import Foundation
 
 /// One entry of an archive as the listing shows it.
-struct ArchiveEntry: Sendable {
-    enum Kind: Sendable { case file, folder, link, other }
+package struct ArchiveEntry: Sendable {
+    package enum Kind: Sendable { case file, folder, link, other }
 
     /// The path as stored in the archive.
-    var path: String
+    package var path: String
     /// What the listing shows: the last component, or the whole path of an unsafe entry.
-    var name: String
+    package var name: String
     /// How deep in the folder tree (0: at the top).
     var depth: Int
-    var kind: Kind
+    package var kind: Kind
     var size: Int64?
     var modified: Date?
     /// An absolute path or one with `..`: listed, flagged, never extracted.
-    var isUnsafe: Bool
+    package var isUnsafe: Bool
     var isEncrypted: Bool
     var linkTarget: String?
     /// The entry's position in the archive; nil for a folder only implied by other paths.
@@ -26,8 +26,8 @@ struct ArchiveEntry: Sendable {
 /// An archive's entries, read with libarchive (zip, tar and its compressed forms, 7z, rar,
 /// cpio, ar/deb, ISO 9660…), as a folder tree flattened in display order: unsafe entries
 /// first, then each folder followed by its contents, folders before files.
-struct ArchiveListing: Sendable {
-    var entries: [ArchiveEntry]
+package struct ArchiveListing: Sendable {
+    package var entries: [ArchiveEntry]
     /// True when the listing stopped at `entryLimit` or `timeLimit`.
     var isTruncated: Bool
     /// libarchive's message when it could not read past some entry.
@@ -67,7 +67,7 @@ struct ArchiveListing: Sendable {
     }
 
     /// Reads the entries of the archive at `path` (blocking: call it off the main thread).
-    static func read(_ path: String, raw: Bool) -> Result<ArchiveListing, PreviewError> {
+    package static func read(_ path: String, raw: Bool) -> Result<ArchiveListing, PreviewError> {
         let archive: OpaquePointer
         switch open(path, raw: raw) {
         case .success(let opened): archive = opened
@@ -146,7 +146,7 @@ struct ArchiveListing: Sendable {
 
     /// True for a path that would land outside a folder it is extracted into: absolute (`/x`,
     /// `C:\x`, `\\server\x`) or climbing with `..`. Zip writers on Windows use `\` too.
-    static func isUnsafe(_ path: String) -> Bool {
+    package static func isUnsafe(_ path: String) -> Bool {
         if path.hasPrefix("/") || path.hasPrefix("\\") { return true }
         let characters = Array(path.prefix(2))
         if characters.count == 2, characters[1] == ":", characters[0].isASCII, characters[0].isLetter { return true }

@@ -13,7 +13,7 @@ import GObjectSupport
 public final class ImageRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.image]
     /// Largest raster image decoded at all (a decompression bomb is refused).
-    nonisolated static let pixelLimit = 400_000_000
+    nonisolated package static let pixelLimit = 400_000_000
     /// The long side an image is decoded at, at most, once the user zooms in; at first it is
     /// decoded to fit the window (JPEG's DCT scaling makes that several times faster).
     nonisolated static let displayEdge: Int32 = 4096

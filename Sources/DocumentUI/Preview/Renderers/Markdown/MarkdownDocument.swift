@@ -4,7 +4,7 @@ import Foundation
 
 /// A Markdown file made ready to show, off the main thread: its blocks with every inline
 /// already written as Pango markup, and the local images it shows, decoded.
-struct MarkdownDocument: Sendable {
+package struct MarkdownDocument: Sendable {
     indirect enum Block: Sendable {
         case heading(level: Int, markup: String)
         case paragraph([MarkdownPiece])
@@ -34,7 +34,7 @@ struct MarkdownDocument: Sendable {
     static let imageWidth: Int32 = 1600
 
     /// Reads, parses and prepares the file at `url`.
-    static func load(_ url: URL) throws(PreviewError) -> MarkdownDocument {
+    package static func load(_ url: URL) throws(PreviewError) -> MarkdownDocument {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno))))
         }

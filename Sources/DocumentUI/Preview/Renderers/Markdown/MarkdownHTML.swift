@@ -5,7 +5,7 @@ extension MarkdownDocument {
     /// previewer shows, in the elements HTML has for them, with a small print style sheet.
     /// The inline Pango markup is nearly HTML already (`<b>`, `<i>`, `<s>`, `<a href>`, the
     /// same entities); only code spans and line breaks are written differently.
-    func html(title: String) -> String {
+    package func html(title: String) -> String {
         var page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(escapeMarkup(title))</title>\n"
         page += "<style>\(Self.printStyle)</style></head>\n<body>\n"
         for block in blocks { page += Self.html(block) }

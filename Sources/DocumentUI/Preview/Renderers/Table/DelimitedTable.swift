@@ -6,14 +6,14 @@ import Foundation
 /// every cell, unquoted, in one byte array, with the offset where each cell ends and the index
 /// of each row's first cell. A million rows of ten cells cost about the file's size plus 40 MB,
 /// and a cell becomes a String only when a row scrolls into view.
-final class DelimitedTable: Sendable {
+package final class DelimitedTable: Sendable {
     /// Rows read at most besides the header; a note says when the file has more.
     static let rowLimit = 5_000_000
     /// Reading stops after this long too, well within the previewer's 15 s (a slow disk, a
     /// debug build): what was read is shown with the same note.
     static let timeLimit: Duration = .seconds(8)
     /// Columns shown at most: a column view builds a cell widget per column for each visible row.
-    static let columnLimit = 200
+    package static let columnLimit = 200
     /// A cell shows at most this many bytes.
     static let cellDisplayLimit = 1000
 
@@ -22,13 +22,13 @@ final class DelimitedTable: Sendable {
     /// The index in `cellEnds` of each row's first cell, and one past the last cell at the end.
     private let rowStarts: [UInt32]
     /// The most cells in any row.
-    let columnCount: Int
+    package let columnCount: Int
     /// True when the file had more rows than were read (`rowLimit`, `timeLimit`, or more text
     /// than an index can address).
-    let isTruncated: Bool
+    package let isTruncated: Bool
 
     /// The number of rows, the header row included.
-    var rowCount: Int { rowStarts.count - 1 }
+    package var rowCount: Int { rowStarts.count - 1 }
 
     private init(text: [UInt8], cellEnds: [UInt32], rowStarts: [UInt32], columnCount: Int, isTruncated: Bool) {
         self.text = text
@@ -39,7 +39,7 @@ final class DelimitedTable: Sendable {
     }
 
     /// The text of a cell; empty for a cell past the end of a short row.
-    func cell(row: Int, column: Int) -> String {
+    package func cell(row: Int, column: Int) -> String {
         guard row >= 0, row < rowCount, column >= 0 else { return "" }
         let first = Int(rowStarts[row]), end = Int(rowStarts[row + 1])
         let index = first + column
@@ -50,7 +50,7 @@ final class DelimitedTable: Sendable {
     }
 
     /// The number of cells a row has.
-    func cellCount(row: Int) -> Int {
+    package func cellCount(row: Int) -> Int {
         guard row >= 0, row < rowCount else { return 0 }
         return Int(rowStarts[row + 1] - rowStarts[row])
     }
@@ -58,7 +58,7 @@ final class DelimitedTable: Sendable {
     // MARK: Reading
 
     /// Reads and parses the file at `path`; `separator` nil guesses it from the first line.
-    static func load(_ path: String, separator: UInt8?) throws(PreviewError) -> DelimitedTable {
+    package static func load(_ path: String, separator: UInt8?) throws(PreviewError) -> DelimitedTable {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
