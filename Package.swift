@@ -53,6 +53,13 @@ let package = Package(
             name: "DossierBench",
             dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib", "CImaging", "CX11"]
         ),
+        // Fuzz targets for the parsers of outside data (`make fuzz`, see Tests/Fuzz/README.md):
+        // built with `-sanitize=fuzzer,address` by `make fuzz`; a plain build replays files.
+        .target(name: "CFuzzing", dependencies: ["CGLib"]),
+        .executableTarget(
+            name: "DossierFuzz",
+            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CFuzzing"]
+        ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
         .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging", "CPoppler"]),
