@@ -19,7 +19,7 @@ SCREENSHOTS ?= $(BUILD)/test-screenshots
 RUN_ENV := XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
            DOSSIER_LOCALEDIR="$(SHARE)/locale"
 
-.PHONY: all deps build translations mime run test test-swift test-install test-stress test-distros bench pot check-po clean samples
+.PHONY: all deps build translations mime run test test-swift test-install test-stress test-distros bench fuzz fuzz-build pot check-po clean samples
 
 all: build
 
@@ -112,6 +112,24 @@ bench: deps mime
 	  XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
 	  bash tools/test-session.sh $(BENCH_BUILD)/release/DossierBench previewer browser
+
+# Fuzzing: every parser of outside data under libFuzzer and AddressSanitizer, FUZZ_SECONDS
+# each (FUZZ_TARGETS="markdown csv" for some), from the seeds in Tests/Fuzz/; tools/fuzz.sh
+# prints the executions per target and fails on a crash, a hang or a memory blow-up. Built
+# apart from the normal build (a -sanitize=fuzzer link needs libFuzzer's driver).
+FUZZ_SECONDS ?= 60
+FUZZ_RSS_MB  ?= 2048
+FUZZ_TIMEOUT ?= 25
+FUZZ_BUILD   := $(BUILD)/fuzz
+FUZZ_BIN     := $(FUZZ_BUILD)/debug/DossierFuzz
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RSS_MB=$(FUZZ_RSS_MB) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+	  bash tools/fuzz.sh $(FUZZ_BIN) $(FUZZ_BUILD)
+
+fuzz-build: deps
+	$(SWIFT) build --product DossierFuzz --scratch-path $(FUZZ_BUILD) \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDOSSIER_FUZZING -Xswiftc -use-ld=lld
 
 # Translations: extract the template, check the catalogues.
 pot:
