@@ -16,6 +16,20 @@ final class TagStoreTests: XCTestCase {
         XCTAssertEqual(TagList.format(["a b", "c"]), "a b,c")
     }
 
+    /// Found by `make fuzz` (tags): a comma followed by a combining mark is one Character, so
+    /// the two tags around it were read as one that held a comma, and stored tags that began
+    /// with a combining mark merged with the tag before them.
+    func testCommaBeforeCombiningMarkStillSeparatesTags() throws {
+        XCTAssertEqual(TagList.parse("a,\u{331}b"), ["a", "\u{331}b"])
+        XCTAssertEqual(TagList.parse(TagList.format(["\u{FFFD}", "\u{331}x"])), ["\u{FFFD}", "\u{331}x"])
+        XCTAssertEqual(TagList.parse(attribute: [0x80, 0x2c, 0x20, 0xcc, 0xb1, 0x78]), ["\u{FFFD}", "\u{331}x"])
+        let folder = try TemporaryFolder()
+        let file = try folder.write("a.txt", "a")
+        XCTAssertThrowsError(try TagStore(fallbackURL: nil).setTags(["a,\u{301}b"], of: file)) { error in
+            XCTAssertEqual(error as? TagError, .invalidTag(tag: "a,\u{301}b"))
+        }
+    }
+
     func testTagsAreWrittenAsKDEWritesThemAndReadBackByGetfattr() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("invoice.pdf", "%PDF")

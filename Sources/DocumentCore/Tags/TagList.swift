@@ -6,7 +6,9 @@ public enum TagList {
     /// The tags in `value`: spaces around each trimmed, empty ones and repeats dropped, the
     /// first occurrence's order kept.
     public static func parse(_ value: String) -> [String] {
-        normalize(value.split(separator: ",", omittingEmptySubsequences: true).map(String.init))
+        // Every comma separates, as KDE splits the bytes: one followed by a combining mark
+        // (",\u{301}") is a single Character with it, which a split on Characters would miss.
+        normalize(value.unicodeScalars.split(separator: ",", omittingEmptySubsequences: true).map(String.init))
     }
 
     /// The tags in the attribute's bytes, as `getxattr` gives them (UTF-8; bytes that are not
@@ -30,8 +32,9 @@ public enum TagList {
         tags.joined(separator: ",")
     }
 
-    /// A tag that cannot be stored: one holding a comma (the separator) or a line break.
+    /// A tag that cannot be stored: one holding a comma (the separator) or a line break,
+    /// also as part of a larger Character.
     static func invalidTag(in tags: [String]) -> String? {
-        tags.first { $0.contains(",") || $0.contains("\n") }
+        tags.first { $0.unicodeScalars.contains { $0 == "," || $0 == "\n" } }
     }
 }
