@@ -90,11 +90,16 @@ package struct BrowserState: Equatable, Sendable {
         }
     }
 
+    /// The location `text(for:)` wrote; nil for anything else. A `file:` URL must name its
+    /// folder by an absolute path: `file:Documents` would be relative to wherever Dossier
+    /// happened to be started.
     package static func location(from text: String) -> BrowserLocation? {
         if text == "recents:" { return .recents }
         if text == "trash:" { return .trash }
         if text.hasPrefix("tag:") { return .tag(String(text.dropFirst(4))) }
         guard let url = URL(string: text), url.scheme != nil else { return nil }
-        return .folder(url.isFileURL ? url.standardizedFileURL : url)
+        guard url.isFileURL else { return .folder(url) }
+        guard url.path.hasPrefix("/") else { return nil }
+        return .folder(url.standardizedFileURL)
     }
 }
