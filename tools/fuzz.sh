@@ -26,6 +26,9 @@ export HOME="$home" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" XD
 # GLib's allocations made once per process are kept in globals, so a leak is a real one, but
 # for those tools/fuzz-leaks.supp names.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+# A Swift runtime failure goes straight to libFuzzer: Swift's own backtracer, reading the
+# crashed process's memory, makes AddressSanitizer report an "unknown-crash" in its place.
+export SWIFT_BACKTRACE=enable=no
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "$0")" && pwd)/fuzz-leaks.supp:print_suppressions=0}"
 
 failed=()

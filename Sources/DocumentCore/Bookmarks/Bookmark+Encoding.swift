@@ -12,9 +12,9 @@ import Foundation
 // Integers inside values are LEB128 (signed ones zigzag-encoded), strings UTF-8.
 
 extension Bookmark {
-    static let magic: [UInt8] = Array("DOSSIER-BOOKMARK".utf8)
+    package static let magic: [UInt8] = Array("DOSSIER-BOOKMARK".utf8)
     /// Where the fields start: after the magic, the version and the length.
-    static let headerLength = magic.count + 2 + 4
+    package static let headerLength = magic.count + 2 + 4
 
     private enum Tag: UInt8 {
         case path = 1, device, inode, kind, size, modified, birth
@@ -271,14 +271,14 @@ private struct ByteReader {
 }
 
 /// CRC-32 (IEEE 802.3, the one zlib and PNG use), table-driven.
-enum CRC32 {
+package enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)
         for _ in 0..<8 { value = value & 1 != 0 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
         return value
     }
 
-    static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+    package static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xff)] ^ (crc >> 8) }
         return crc ^ 0xFFFF_FFFF
