@@ -93,18 +93,33 @@ final class BookmarkDataTests: XCTestCase {
         }
     }
 
-    func testUnknownFieldsOfTheSameVersionAreSkipped() throws {
-        // A later build of format 1 may add fields; this one reads past them.
-        let (_, bookmark) = try sample()
+    /// `bookmark`'s compact form with `extra` bytes after its fields, the length and the
+    /// checksum made right.
+    private func data(_ bookmark: Bookmark, withFields extra: [UInt8]) -> Data {
         var bytes = [UInt8](bookmark.dataRepresentation.dropLast(4))
-        let extra: [UInt8] = [200, 3, 1, 2, 3]
         bytes += extra
         let header = Bookmark.headerLength
         let length = UInt32(bytes.count - header)
         bytes.replaceSubrange((header - 4)..<header, with: [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)])
         let crc = CRC32.checksum(bytes)
         bytes += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xff), UInt8(crc >> 8 & 0xff), UInt8(crc & 0xff)]
-        XCTAssertEqual(try Bookmark(dataRepresentation: Data(bytes)).path, bookmark.path)
+        return Data(bytes)
+    }
+
+    func testUnknownFieldsOfTheSameVersionAreSkipped() throws {
+        // A later build of format 1 may add fields; this one reads past them.
+        let (_, bookmark) = try sample()
+        XCTAssertEqual(try Bookmark(dataRepresentation: data(bookmark, withFields: [200, 3, 1, 2, 3])).path, bookmark.path)
+    }
+
+    /// Found by `make fuzz` (bookmark): a field whose length did not fit in an Int stopped
+    /// Dossier with a runtime failure instead of reporting the data as damaged.
+    func testFieldLongerThanAnyDataIsCorrupt() throws {
+        let (_, bookmark) = try sample()
+        let hugeLength: [UInt8] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]  // 2⁶⁴ − 1 in LEB128
+        XCTAssertThrowsError(try Bookmark(dataRepresentation: data(bookmark, withFields: [200] + hugeLength + [1, 2]))) { error in
+            XCTAssertEqual(error as? BookmarkError, .corrupt(reason: "a field is cut short"))
+        }
     }
 
     func testUnmountedVolumeIsNamedByItsLabelElseItsUUID() throws {

@@ -79,7 +79,7 @@ extension Bookmark {
         var fields: [UInt8: ArraySlice<UInt8>] = [:]
         var reader = ByteReader(bytes[header..<(header + length)])
         while !reader.isAtEnd {
-            guard let tag = reader.byte(), let size = reader.unsigned(), let value = reader.take(Int(size)) else {
+            guard let tag = reader.byte(), let size = reader.unsigned(), let value = reader.take(size) else {
                 throw .corrupt(reason: tr("a field is cut short"))
             }
             fields[tag] = value
@@ -235,10 +235,12 @@ private struct ByteReader {
 
     mutating func byte() -> UInt8? { bytes.popFirst() }
 
-    mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
-        guard count >= 0, count <= bytes.count else { return nil }
-        defer { bytes = bytes.dropFirst(count) }
-        return bytes.prefix(count)
+    /// The next `count` bytes; nil when fewer are left (`count` is a length read from the
+    /// data: up to 2⁶⁴ − 1).
+    mutating func take(_ count: UInt64) -> ArraySlice<UInt8>? {
+        guard count <= UInt64(bytes.count) else { return nil }
+        defer { bytes = bytes.dropFirst(Int(count)) }
+        return bytes.prefix(Int(count))
     }
 
     mutating func unsigned() -> UInt64? {
