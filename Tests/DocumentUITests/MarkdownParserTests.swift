@@ -74,6 +74,35 @@ final class MarkdownParserTests: XCTestCase {
         ])
     }
 
+    /// Found while writing the markdown fuzz target, which now has a named pipe beside its
+    /// input: a picture whose path is a FIFO blocked the document's loading for good, in the
+    /// previewer and in printing.
+    func testPictureThatIsANamedPipeIsNotRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let pipe = folder.appendingPathComponent("pipe.png").path
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        let document = folder.appendingPathComponent("notes.md")
+        try Data("Look: ![a pipe](pipe.png)\n".utf8).write(to: document)
+
+        let loaded = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var images: Int?
+        Thread.detachNewThread {
+            images = (try? MarkdownDocument.load(document))?.images.count
+            loaded.signal()
+        }
+        let finished = loaded.wait(timeout: .now() + 10) == .success
+        if !finished {
+            // Let the reader go: a writer opening the pipe unblocks its open.
+            let writer = open(pipe, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            _ = loaded.wait(timeout: .now() + 10)
+        }
+        XCTAssertTrue(finished, "loading a document whose picture is a named pipe never ended")
+        XCTAssertEqual(images, 0)
+    }
+
     func testPathologicalInputEndsQuickly() {
         let deep = String(repeating: ">", count: 5000) + " x"
         XCTAssertFalse(blocks(deep).isEmpty)

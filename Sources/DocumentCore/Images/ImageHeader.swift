@@ -22,9 +22,13 @@ package struct ImageHeader: Sendable, Equatable {
     }
 
     /// The header as GdkPixbuf's loader for the format reads it (the file is read only until
-    /// the loader knows the size); nil when no loader recognises the file, or a raster
-    /// image's header gives no size.
+    /// the loader knows the size); nil when no loader recognises the file, a raster image's
+    /// header gives no size, or `path` is not a regular file.
     package init?(path: String) {
+        // A FIFO or a device would block the loader's read for good, and a Markdown file can
+        // name any path as its picture.
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         var width: Int32 = 0, height: Int32 = 0
         guard let info = gdk_pixbuf_get_file_info(path, &width, &height) else { return nil }
         // gdk_pixbuf_format_get_name gives a copy of its own (transfer full).
