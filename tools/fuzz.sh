@@ -21,7 +21,7 @@ home="$dir/home"
 rm -rf "$home" "$dir/tmp"
 mkdir -p "$home"/{config,data,cache,state,runtime} "$dir/tmp" "$dir/artifacts" "$dir/logs"
 chmod 700 "$home/runtime"
-export HOME="$home" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" XDG_CACHE_HOME="$home/cache" \
+export LANG=C.UTF-8 LC_ALL= HOME="$home" XDG_CONFIG_HOME="$home/config" XDG_DATA_HOME="$home/data" XDG_CACHE_HOME="$home/cache" \
        XDG_STATE_HOME="$home/state" XDG_RUNTIME_DIR="$home/runtime" TMPDIR="$dir/tmp"
 # GLib's allocations made once per process are kept in globals, so a leak is a real one, but
 # for those tools/fuzz-leaks.supp names.

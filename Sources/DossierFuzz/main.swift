@@ -1,4 +1,5 @@
 import CFuzzing
+import DocumentCore
 import Foundation
 
 // DossierFuzz TARGET [libFuzzer options] [CORPUS_FOLDER…]
@@ -28,6 +29,9 @@ guard let target = FuzzTarget.named(name) else {
     exit(2)
 }
 setenv("DOSSIER_FUZZ_TARGET", name, 1)
+// The locale as Dossier applies it (tools/fuzz.sh runs in C.UTF-8): libarchive, for one,
+// converts entry names through it.
+Localization.setUp()
 FuzzTarget.selected = target
 target.prepare()
 
