@@ -263,6 +263,9 @@ with zipfile.ZipFile(os.path.join(folder, "traversal.zip"), "w") as archive:
     for name in ["../escape.txt", "/absolute.txt", "C:\\windows.txt", "a/./b/../../c.txt", "ok/inner.txt"]:
         info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
         archive.writestr(info, b"x\n")
+with zipfile.ZipFile(os.path.join(folder, "long-name.zip"), "w") as archive:
+    # A name of 366 bytes in UTF-8: longer than a file name may be (255 bytes).
+    archive.writestr(zipfile.ZipInfo("报告/" + "年度报告" * 30 + ".txt", date_time=(2024, 1, 1, 0, 0, 0)), b"x\n")
 buffer = io.BytesIO()
 with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as archive:
     for name, kind in [("folder", tarfile.DIRTYPE), ("folder/link", tarfile.SYMTYPE), ("folder/file.txt", tarfile.REGTYPE)]:

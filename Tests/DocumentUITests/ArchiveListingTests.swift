@@ -74,6 +74,28 @@ final class ArchiveListingTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path))
     }
 
+    /// Found by the archive fuzz target's check of file names, from a seed with a long
+    /// Chinese name: a name in a multi-byte script was cut to 200 characters, up to 800 bytes,
+    /// and the entry could not be extracted ("File name too long").
+    func testLongEntryNameIsCutToAFileNameThatCanBeMade() throws {
+        func entry(_ path: String) -> ArchiveEntry {
+            ArchiveEntry(path: path, name: path, depth: 0, kind: .file, size: 2, modified: nil, isUnsafe: false,
+                         isEncrypted: false, linkTarget: nil, headerIndex: 0)
+        }
+        let long = "报告/" + String(repeating: "年度报告", count: 30) + ".txt"
+        let name = ArchiveExtraction.fileName(for: entry(long))
+        XCTAssertLessThanOrEqual(name.utf8.count, 255)
+        XCTAssertTrue(name.hasSuffix("年度报告.txt"), name)
+        XCTAssertTrue(long.hasSuffix(name), "the end of the name is kept, in whole characters")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data()))
+        XCTAssertEqual(ArchiveExtraction.fileName(for: entry("a/b/short.txt")), "short.txt")
+        XCTAssertEqual(ArchiveExtraction.fileName(for: entry("a/..")), "entry")
+        XCTAssertEqual(ArchiveExtraction.fileName(for: entry(String(repeating: "é", count: 300))).utf8.count, 254)
+    }
+
     func testSomethingThatIsNotAnArchiveFailsWithAMessage() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString).zip")
         try Data("PK\u{3}\u{4} this is not really a zip".utf8).write(to: url)

@@ -86,12 +86,25 @@ package enum ArchiveExtraction {
         }
     }
 
-    /// The entry's last path component as a file name that stays in its folder.
+    /// A file name may be this long, in bytes (NAME_MAX).
+    static let nameLimit = 255
+
+    /// The entry's last path component as a file name that stays in its folder and can be
+    /// made: a longer one keeps its end (where the extension is), whole characters only.
     package static func fileName(for entry: ArchiveEntry) -> String {
         var name = entry.path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         name = name.replacingOccurrences(of: "\0", with: "")
+        var start = name.endIndex
+        var length = 0
+        while start > name.startIndex {
+            let previous = name.index(before: start)
+            length += name[previous].utf8.count
+            if length > nameLimit { break }
+            start = previous
+        }
+        name = String(name[start...])
         if name.isEmpty || name == "." || name == ".." { name = "entry" }
-        return String(name.utf8.count > 250 ? String(name.suffix(200)) : name)
+        return name
     }
 
     private static func write(_ entry: ArchiveEntry, at headerIndex: Int, from archivePath: String, raw: Bool,
