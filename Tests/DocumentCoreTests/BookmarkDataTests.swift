@@ -77,6 +77,20 @@ final class BookmarkDataTests: XCTestCase {
         }
     }
 
+    /// Found while writing the bookmark fuzz target's round trip, which confirms it: a
+    /// creation date read from data as Int64.max seconds (a Double of 2⁶³) stopped Dossier
+    /// with a runtime failure when the bookmark was written again (the tags' fallback file
+    /// rewrites every bookmark it holds).
+    func testCreationDateBeyondWholeSecondsIsWrittenAsTheNearest() throws {
+        var (_, bookmark) = try sample()
+        for seconds in [1e19, -1e19, Double(Int64.max)] {
+            bookmark.created = Date(timeIntervalSince1970: seconds)
+            let again = try Bookmark(dataRepresentation: bookmark.dataRepresentation)
+            XCTAssertEqual(again.created.timeIntervalSince1970, seconds < 0 ? Double(Int64.min) : Double(Int64.max))
+            XCTAssertEqual(try Bookmark(dataRepresentation: again.dataRepresentation), again)
+        }
+    }
+
     func testDataFromANewerVersionIsRefusedAsSuch() throws {
         let (_, bookmark) = try sample()
         var bytes = [UInt8](bookmark.dataRepresentation)

@@ -40,7 +40,7 @@ extension Bookmark {
             writer.unsigned(UInt64(folderInodes.count))
             folderInodes.forEach { writer.unsigned($0) }
         }
-        fields.field(Tag.created.rawValue) { $0.signed(Int64(created.timeIntervalSince1970.rounded())) }
+        fields.field(Tag.created.rawValue) { $0.signed(Self.wholeSeconds(created)) }
 
         var bytes = Self.magic
         bytes += [UInt8(Self.formatVersion >> 8), UInt8(Self.formatVersion & 0xff)]
@@ -48,6 +48,14 @@ extension Bookmark {
         bytes += fields.bytes
         bytes += bigEndian(CRC32.checksum(bytes))
         return Data(bytes)
+    }
+
+    /// Seconds since 1970 as the created field holds them: a date read from other data may
+    /// lie beyond what an Int64 of seconds holds, and is written as the nearest that does.
+    private static func wholeSeconds(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded()
+        if let exact = Int64(exactly: seconds) { return exact }
+        return seconds < 0 ? .min : .max
     }
 
     /// The compact form in base64, for a command line or a text file.
