@@ -287,4 +287,46 @@ for name in exif-rotated.jpg exif-thumbnail.jpg photo.jpg; do
     fixture "$name" | seed exif "$name"
 done
 
+# --- favorites, user folders ----------------------------------------------------------------
+printf 'file:///home/ann/Documents Documents\nsftp://ann@host/srv/share Server share\n\nnot a uri\nfile:///tmp\nsmb://nas/m%%C3%%BCsic\n' \
+  | seed favorites gtk-bookmarks
+seed user-dirs user-dirs.dirs <<'EOF'
+# This file is written by xdg-user-dirs-update
+# If you want to change or add directories, just edit the line you're
+# interested in. All local changes will be retained on the next run.
+# Format is XDG_xxx_DIR="$HOME/yyy", where yyy is a shell-escaped
+# homedir-relative path, or XDG_xxx_DIR="/yyy", where /yyy is an
+# absolute path. No other format is supported.
+#
+XDG_DESKTOP_DIR="$HOME/Desktop"
+XDG_DOWNLOAD_DIR="$HOME/Downloads"
+XDG_TEMPLATES_DIR="$HOME/"
+XDG_PUBLICSHARE_DIR="/srv/public"
+XDG_DOCUMENTS_DIR="$HOME/Dokumente"
+XDG_MUSIC_DIR="$HOME/Music"
+XDG_PICTURES_DIR="$HOME/Pictures"
+XDG_VIDEOS_DIR="$HOME/Videos"
+EOF
+
+# --- thumbnails as Dossier writes them into the shared cache ---------------------------------
+fixture image.png > "$home/picture.png"
+run thumbnail --size normal "$home/picture.png" >/dev/null
+seed thumbnail-text dossier-thumbnail.png < "$(ls "$home/cache/thumbnails/normal/"*.png | head -1)"
+fixture image.png | seed thumbnail-text fixture.png
+
+# --- web pages -------------------------------------------------------------------------------
+seed remote-content page.html < "$here/data/samples/page.html"
+seed remote-content remote.html <<'EOF'
+<!DOCTYPE html>
+<html><head><base href="https://example.org/docs/">
+<link rel="stylesheet" href="https://example.org/style.css"><link rel=canonical href="https://example.org/">
+<style>@import "https://example.org/more.css"; body { background: url( 'https://example.org/bg.png' ) }</style>
+</head><body>
+<img src=HTTPS://example.org/a.png srcset="b.png 1x, https://example.org/b@2x.png 2x" alt='x'>
+<a href="https://example.org/link">a link loads nothing</a>
+<div style="background-image:url(ftp://example.org/c.png)"></div>
+<svg><image xlink:href="http://example.org/d.svg"/></svg>
+</body></html>
+EOF
+
 echo "make-fuzz-seeds: seeds in $out"

@@ -21,7 +21,8 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` runs them.
     static let all: [FuzzTarget] = [
         .markdown, .delimitedTable, .bookmark, .recents, .trashInfo, .mimeApps, .desktopEntry, .previewer,
-        .thumbnailer, .tags, .previewRequest, .windowState, .imageHeader, .archive, .exif,
+        .thumbnailer, .tags, .previewRequest, .windowState, .imageHeader, .archive, .exif, .favorites, .userDirs,
+        .thumbnailText, .remoteContent,
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

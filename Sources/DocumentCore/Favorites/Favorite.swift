@@ -33,21 +33,21 @@ public struct Favorite: Sendable, Hashable, Codable {
 
 /// The bookmarks file as lines: favorites, and whatever else it holds (blank lines, lines a
 /// newer GTK or another program understands), kept as they were.
-struct BookmarksFileContents: Equatable {
-    enum Line: Equatable {
+package struct BookmarksFileContents: Equatable {
+    package enum Line: Equatable {
         case favorite(Favorite)
         case other(String)
     }
 
-    var lines: [Line]
+    package var lines: [Line]
 
-    init(text: String) {
+    package init(text: String) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         self.lines = lines.map(Self.parse)
     }
 
-    var text: String {
+    package var text: String {
         lines.map { line in
             switch line {
             case .favorite(let favorite): favorite.label.map { favorite.uri + " " + $0 } ?? favorite.uri

@@ -67,7 +67,7 @@ public struct UserDirectories: Sendable, Hashable {
 
     /// Parses `XDG_NAME_DIR="$HOME/Name"` lines (the only form the file may hold, per
     /// xdg-user-dirs: a path relative to `$HOME`, or an absolute one).
-    static func parseUserDirs(_ text: String, home: String) -> [String: String] {
+    package static func parseUserDirs(_ text: String, home: String) -> [String: String] {
         var result: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -2,12 +2,12 @@ import Foundation
 
 /// Reads the `tEXt` chunks of a PNG without decoding its pixels: a cache lookup only needs
 /// `Thumb::URI` and `Thumb::MTime`, and reading them this way costs a few hundred bytes.
-enum PNGText {
+package enum PNGText {
     static let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 
     /// The text keys and values before the image data, and the image's size; nil when the
     /// file is not a PNG.
-    static func read(_ path: String, limit: Int = 64 * 1024) -> (text: [String: String], width: Int, height: Int)? {
+    package static func read(_ path: String, limit: Int = 64 * 1024) -> (text: [String: String], width: Int, height: Int)? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: limit), data.count > 33 else { return nil }

@@ -9,9 +9,9 @@ import Foundation
 /// JavaScript, so this is read from the page's own text: it tells the renderer whether to
 /// offer "Load Remote Content". Style sheets next to the page are not read, so a remote font
 /// that only they import is blocked without the offer.
-enum RemoteContent {
+package enum RemoteContent {
     /// The remote addresses `html` refers to, in order, each once.
-    static func references(in html: String) -> [String] {
+    package static func references(in html: String) -> [String] {
         var found: [String] = []
         func add(_ address: String) {
             let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
