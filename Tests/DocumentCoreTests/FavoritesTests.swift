@@ -50,6 +50,21 @@ final class FavoritesTests: XCTestCase {
             """ + "\n")
     }
 
+    /// Found by `make fuzz` (favorites): lines were split on the Character "\n", which
+    /// "\r\n" is not, so a file with Windows line ends was one line: one favorite whose label
+    /// held every other line. GTK splits on the byte.
+    func testWindowsLineEndsEndLinesToo() throws {
+        try config.write("gtk-3.0/bookmarks", "file:///home/ann/Projects\r\nfile:///srv/share Share\r\nnot a bookmark\r\n")
+        let list = favorites()
+        XCTAssertEqual(try list.items(), [
+            Favorite(uri: "file:///home/ann/Projects"),
+            Favorite(uri: "file:///srv/share", label: "Share"),
+        ])
+        try list.add("file:///tmp")
+        XCTAssertEqual(text, "file:///home/ann/Projects\nfile:///srv/share Share\nnot a bookmark\r\nfile:///tmp\n",
+                       "favorites are written back with plain line ends, other lines as they were")
+    }
+
     func testAddRemoveRenameAndMove() throws {
         let list = favorites()
         try list.add("file:///a")

@@ -42,7 +42,9 @@ package struct BookmarksFileContents: Equatable {
     package var lines: [Line]
 
     package init(text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Every "\n" ends a line, as GTK splits the file's bytes: "\r\n" is one Character,
+        // which a split on Characters would not see.
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         self.lines = lines.map(Self.parse)
     }
@@ -66,17 +68,20 @@ package struct BookmarksFileContents: Equatable {
     }
 
     /// GTK's rule: the URI runs to the first space, the label is the rest. A line whose first
-    /// word is not a URI with a scheme is not a favorite.
+    /// word is not a URI with a scheme is not a favorite. A "\r" at the end (a file saved with
+    /// Windows line ends) is not part of the favorite.
     private static func parse(_ line: String) -> Line {
-        let uri: Substring
+        var scalars = line.unicodeScalars[...]
+        if scalars.last == "\r" { scalars = scalars.dropLast() }
+        let uri: String
         var label: String?
-        if let space = line.firstIndex(of: " ") {
-            uri = line[..<space]
-            label = String(line[line.index(after: space)...])
+        if let space = scalars.firstIndex(of: " ") {
+            uri = String(scalars[..<space])
+            label = String(scalars[scalars.index(after: space)...])
         } else {
-            uri = line[...]
+            uri = String(scalars)
         }
-        guard !uri.isEmpty, takeString(g_uri_parse_scheme(String(uri))) != nil else { return .other(line) }
-        return .favorite(Favorite(uri: String(uri), label: label))
+        guard !uri.isEmpty, takeString(g_uri_parse_scheme(uri)) != nil else { return .other(line) }
+        return .favorite(Favorite(uri: uri, label: label))
     }
 }
