@@ -65,6 +65,18 @@ final class FavoritesTests: XCTestCase {
                        "favorites are written back with plain line ends, other lines as they were")
     }
 
+    /// Found by `make fuzz` (favorites): of a line ending in "\r\r\n" only one "\r" was
+    /// dropped, so the label ended in "\r", and lost it when the file was written back: the
+    /// favorite changed every time it was saved.
+    func testEveryCarriageReturnAtALinesEndIsDropped() throws {
+        try config.write("gtk-3.0/bookmarks", "file:///srv/share Share\r\r\nfile:///srv/music\r\r\n")
+        let list = favorites()
+        let expected = [Favorite(uri: "file:///srv/share", label: "Share"), Favorite(uri: "file:///srv/music")]
+        XCTAssertEqual(try list.items(), expected)
+        try list.add("file:///tmp")
+        XCTAssertEqual(try favorites().items(), expected + [Favorite(uri: "file:///tmp")], "written back, they read the same")
+    }
+
     func testAddRemoveRenameAndMove() throws {
         let list = favorites()
         try list.add("file:///a")

@@ -68,11 +68,12 @@ package struct BookmarksFileContents: Equatable {
     }
 
     /// GTK's rule: the URI runs to the first space, the label is the rest. A line whose first
-    /// word is not a URI with a scheme is not a favorite. A "\r" at the end (a file saved with
-    /// Windows line ends) is not part of the favorite.
+    /// word is not a URI with a scheme is not a favorite. The "\r"s at the end (a file saved with
+    /// Windows line ends, perhaps twice over) are no part of the favorite: were only the last
+    /// one dropped, a label would end in "\r" and lose it when the file is written back.
     private static func parse(_ line: String) -> Line {
         var scalars = line.unicodeScalars[...]
-        if scalars.last == "\r" { scalars = scalars.dropLast() }
+        while scalars.last == "\r" { scalars = scalars.dropLast() }
         let uri: String
         var label: String?
         if let space = scalars.firstIndex(of: " ") {
