@@ -4,7 +4,10 @@ import Foundation
 
 extension FuzzTarget {
     /// A desktop entry as Open With reads one (GIO's GDesktopAppInfo, then `Application`).
-    static let desktopEntry = FuzzTarget("desktop-entry", "desktop entries (ApplicationRegistry.application(desktopFile:))") { data in
+    /// GIO turns down an entry whose Exec or TryExec program is not on PATH, so the programs
+    /// the seeds name are put there (as `true`), or no input would get past GIO.
+    static let desktopEntry = FuzzTarget("desktop-entry", "desktop entries (ApplicationRegistry.application(desktopFile:))",
+                                         prepare: prepareSeedPrograms) { data in
         let path = ScratchFolder.write(data, to: "desktop-entry/input.desktop").path
         guard let application = ApplicationRegistry().application(desktopFile: path) else { return }
         expect(!application.iconNames.isEmpty, "an application has no icon name, not even the fallback")
@@ -27,6 +30,14 @@ extension FuzzTarget {
             _ = registry.applications(for: DocumentType(mimeType: type))
         }
         _ = registry.allApplications()
+    }
+
+    private static func prepareSeedPrograms() {
+        let bin = ScratchFolder.folder("desktop-entry/bin")
+        for program in ["dossier", "viewer"] {
+            symlink("/bin/true", bin.appendingPathComponent(program).path)
+        }
+        setenv("PATH", bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), 1)
     }
 
     private static func prepareApplications() {
