@@ -67,11 +67,12 @@ final class FavoritesTests: XCTestCase {
 
     /// Found by `make fuzz` (favorites): of a line ending in "\r\r\n" only one "\r" was
     /// dropped, so the label ended in "\r", and lost it when the file was written back: the
-    /// favorite changed every time it was saved.
+    /// favorite changed every time it was saved. So did a URI ending in "\r" before an empty label.
     func testEveryCarriageReturnAtALinesEndIsDropped() throws {
-        try config.write("gtk-3.0/bookmarks", "file:///srv/share Share\r\r\nfile:///srv/music\r\r\n")
+        try config.write("gtk-3.0/bookmarks", "file:///srv/share Share\r\r\nfile:///srv/music\r\r\nfile:///srv/film\r \r\n")
         let list = favorites()
-        let expected = [Favorite(uri: "file:///srv/share", label: "Share"), Favorite(uri: "file:///srv/music")]
+        let expected = [Favorite(uri: "file:///srv/share", label: "Share"), Favorite(uri: "file:///srv/music"),
+                        Favorite(uri: "file:///srv/film")]
         XCTAssertEqual(try list.items(), expected)
         try list.add("file:///tmp")
         XCTAssertEqual(try favorites().items(), expected + [Favorite(uri: "file:///tmp")], "written back, they read the same")

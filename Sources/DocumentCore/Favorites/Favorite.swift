@@ -68,20 +68,17 @@ package struct BookmarksFileContents: Equatable {
     }
 
     /// GTK's rule: the URI runs to the first space, the label is the rest. A line whose first
-    /// word is not a URI with a scheme is not a favorite. The "\r"s at the end (a file saved with
-    /// Windows line ends, perhaps twice over) are no part of the favorite: were only the last
-    /// one dropped, a label would end in "\r" and lose it when the file is written back.
+    /// word is not a URI with a scheme is not a favorite. The "\r"s at the end of the line (a
+    /// file saved with Windows line ends, perhaps twice over) or of the URI are no part of the
+    /// favorite: a favorite ending in "\r" would lose it when the file is written back.
     private static func parse(_ line: String) -> Line {
         var scalars = line.unicodeScalars[...]
         while scalars.last == "\r" { scalars = scalars.dropLast() }
-        let uri: String
-        var label: String?
-        if let space = scalars.firstIndex(of: " ") {
-            uri = String(scalars[..<space])
-            label = String(scalars[scalars.index(after: space)...])
-        } else {
-            uri = String(scalars)
-        }
+        let space = scalars.firstIndex(of: " ")
+        var uriScalars = scalars[..<(space ?? scalars.endIndex)]
+        while uriScalars.last == "\r" { uriScalars = uriScalars.dropLast() }
+        let uri = String(uriScalars)
+        let label = space.map { String(scalars[scalars.index(after: $0)...]) }
         guard !uri.isEmpty, takeString(g_uri_parse_scheme(uri)) != nil else { return .other(line) }
         return .favorite(Favorite(uri: uri, label: label))
     }
