@@ -120,13 +120,16 @@ bench: deps mime
 FUZZ_SECONDS ?= 60
 FUZZ_RSS_MB  ?= 2048
 FUZZ_TIMEOUT ?= 25
+# Targets run at once, a core each (CI: 2).
+FUZZ_JOBS    ?= 1
 FUZZ_BUILD   := $(BUILD)/fuzz
 # Optimized: two to three times the executions of a debug build, for a build a little longer.
 FUZZ_CONFIG  ?= release
 FUZZ_BIN     := $(FUZZ_BUILD)/$(FUZZ_CONFIG)/DossierFuzz
 
 fuzz: fuzz-build
-	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RSS_MB=$(FUZZ_RSS_MB) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RSS_MB=$(FUZZ_RSS_MB) FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_JOBS=$(FUZZ_JOBS) \
+	  FUZZ_TARGETS="$(FUZZ_TARGETS)" \
 	  bash tools/fuzz.sh $(FUZZ_BIN) $(FUZZ_BUILD)
 
 fuzz-build: deps
