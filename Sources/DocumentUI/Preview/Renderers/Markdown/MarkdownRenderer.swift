@@ -136,7 +136,7 @@ public final class MarkdownRenderer: PreviewRenderer {
         let scalars = Array(text.unicodeScalars)
         var selected = String.UnicodeScalarView()
         selected.append(contentsOf: scalars[min(Int(start), scalars.count)..<min(Int(end), scalars.count)])
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), String(selected))
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), MarkdownWidgets.documentText(String(selected), of: focus))
         return true
     }
 }

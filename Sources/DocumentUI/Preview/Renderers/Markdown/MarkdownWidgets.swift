@@ -70,12 +70,14 @@ struct MarkdownWidgets {
     /// A wrapping, selectable label showing `markup`, whose links call `openLink`.
     private func textLabel(_ markup: String) -> Widget {
         let label = gtk_label_new(nil)!
-        gtk_label_set_markup(opaque(label), markup)
+        let breakable = Self.withBreakOpportunities(markup)
+        gtk_label_set_markup(opaque(label), breakable)
+        if breakable.utf8.count != markup.utf8.count { g_object_set_data(cast(label), Self.addedBreaksKey, UnsafeMutableRawPointer(bitPattern: 1)) }
         gtk_label_set_wrap(opaque(label), 1)
         gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
-        // A wrapping label's minimum width is measured on a layout of `width-chars`: unset (0),
-        // GTK lays the whole text out one character per line (word-char breaks), which for a
-        // long paragraph held the main thread for seconds (15 s for 140 KB under load).
+        // A wrapping label's minimum width is measured on a layout `width-chars` wide: unset,
+        // GTK lays the whole text out with every possible break taken, which for a long
+        // paragraph held the main thread for seconds (15 s for 140 KB under load).
         gtk_label_set_width_chars(opaque(label), 20)
         gtk_label_set_xalign(opaque(label), 0)
         gtk_label_set_selectable(opaque(label), 1)
@@ -167,6 +169,57 @@ struct MarkdownWidgets {
 
     /// The widest the text column gets (the renderer clamps it to this).
     static let columnWidth = 860.0
+
+    /// Markup longer than this (in bytes) gets break opportunities (`withBreakOpportunities`).
+    nonisolated static let breakableLimit = 2000
+    /// Characters between two break opportunities added to long markup.
+    nonisolated static let breakEvery = 200
+    /// Set on a label whose text has zero-width spaces of `withBreakOpportunities`.
+    static let addedBreaksKey = "dossier-added-breaks"
+
+    /// The text of `label` as the document has it (without added zero-width spaces).
+    static func documentText(_ text: String, of label: Widget) -> String {
+        guard g_object_get_data(cast(label), addedBreaksKey) != nil else { return text }
+        return text.replacingOccurrences(of: "\u{200B}", with: "")
+    }
+
+    /// `markup`, when longer than `breakableLimit`, with a zero-width space after a space at
+    /// least every `breakEvery` characters of its text, or inside a run of twice that with no
+    /// space. Pango 1.50 wraps in time quadratic in the length of a run it finds no line break
+    /// in (25,000 letters: 2 s at the column's width, 212 s measuring the minimum width; spaces
+    /// that UAX #14 does not break at count as no break, as in `Ã(â‚ Ã(â‚`), and a zero-width
+    /// space always allows one. Tags and entities are left whole; short markup is returned
+    /// as it is (a URL in it copies without the invisible characters).
+    nonisolated static func withBreakOpportunities(_ markup: String) -> String {
+        guard markup.utf8.count > breakableLimit else { return markup }
+        var result = ""
+        result.reserveCapacity(markup.utf8.count + markup.utf8.count / breakEvery * 3)
+        var inTag = false, inEntity = false
+        var count = 0
+        for character in markup {
+            result.append(character)
+            if inTag {
+                inTag = character != ">"
+                continue
+            }
+            if inEntity {
+                inEntity = character != ";"
+                if inEntity { continue }
+            } else if character == "<" {
+                inTag = true
+                continue
+            } else if character == "&" {
+                inEntity = true
+                continue
+            }
+            count += 1
+            if count >= breakEvery && (character == " " || count >= 2 * breakEvery) {
+                result.append("\u{200B}")
+                count = 0
+            }
+        }
+        return result
+    }
 
     private static var stylesInstalled = false
 
