@@ -144,8 +144,17 @@ struct MarkdownWidgets {
         // Long lines scroll sideways instead of widening the whole page.
         let scrolled = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(cast(scrolled), view)
-        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
-        gtk_scrolled_window_set_propagate_natural_height(cast(scrolled), 1)
+        // As tall as its lines, counted here rather than asked of the view: a text view's
+        // height changes while it lays its lines out, in idle steps, and inside a list item's
+        // boxes each change had everything measured again (250 lines in a list item held the
+        // main thread for 7 s, three lists deep for 34).
+        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_EXTERNAL)
+        let lines = text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let line = gtk_widget_create_pango_layout(view, "X")!
+        var lineWidth: Int32 = 0, lineHeight: Int32 = 0
+        pango_layout_get_pixel_size(line, &lineWidth, &lineHeight)
+        g_object_unref(raw(line))
+        gtk_widget_set_size_request(scrolled, -1, Int32(min(lines, 100_000)) * lineHeight + 8 + 8)
         gtk_widget_add_css_class(scrolled, "card")
         gtk_widget_set_overflow(scrolled, GTK_OVERFLOW_HIDDEN)
         setAccessibleName(view, language.map { tr("Code in %s", $0) } ?? tr("Code"))
