@@ -69,22 +69,10 @@ final class PreviewerUITests: XCTestCase {
 
     func testBadFilesEndOnAnErrorPageAndNothingHangs() throws {
         let folder = try TemporaryFolder()
-        let truncated = try folder.write("truncated.png", bytes: Array(SampleFiles.png.prefix(30)))
-        let corrupt = try folder.write("corrupt.pdf", "%PDF-1.4\nthis is not a PDF at all\n")
-        let bomb = try folder.write("huge.png", bytes: EXIF.bombPNG(width: 30_000, height: 30_000))
-        let fifo = folder.url.appendingPathComponent("pipe.txt").path
-        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        // Right magic numbers, then bytes that mean nothing.
-        let garbage = (0..<4000).map { UInt8($0 * 37 % 251) }
-        let ogg = try folder.write("damaged.ogg", bytes: Array("OggS".utf8) + garbage)
-        let webm = try folder.write("damaged.webm", bytes: [0x1A, 0x45, 0xDF, 0xA3] + garbage)
-        let zip = try folder.write("damaged.zip", bytes: [0x50, 0x4B, 0x03, 0x04] + garbage)
-        let font = try folder.write("damaged.ttf", bytes: [0x00, 0x01, 0x00, 0x00] + garbage)
-        let files = [truncated.path, corrupt.path, bomb.path, fifo, ogg.path, webm.path, zip.path, font.path]
-        let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + files)
+        let files = try DamagedFiles.writeAll(into: folder.url)
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + files.map(\.path))
         defer { app.terminate() }
-        for (index, name) in ["truncated.png", "corrupt.pdf", "huge.png", "pipe.txt", "damaged.ogg", "damaged.webm",
-                              "damaged.zip", "damaged.ttf"].enumerated() {
+        for (index, name) in files.map(\.lastPathComponent).enumerated() {
             let shown = DesktopSession.waitForAccessible("“\(name)” cannot be shown")
             XCTAssertTrue(shown, "\(name) ends on an error page")
             DesktopSession.screenshot("bad-\(index)-\(name)")
