@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "DossierFixtures", path: "Sources/DossierFixtures"),
         // A second process for the coordination tests (not installed).
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
+        // The fixtures written to folders, for `make soak` (not installed).
+        .executableTarget(name: "WriteFixtures", dependencies: ["DossierFixtures"]),
         .executableTarget(
             name: "DossierBench",
             dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib", "CImaging", "CX11"]
