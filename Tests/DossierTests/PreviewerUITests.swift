@@ -309,6 +309,24 @@ final class PreviewerUITests: XCTestCase {
         }
     }
 
+    /// Showing a web page writes nothing in the temporary folder (WebKit compiles its content
+    /// filter through temporary files): Dossier keeps its temporary files in its cache.
+    func testAWebPageLeavesTheTemporaryFolderAsItWas() throws {
+        let folder = try TemporaryFolder("dossier-tmpdir")
+        let tmp = folder.url.appendingPathComponent("tmp")
+        let cache = folder.url.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let before = try FileManager.default.attributesOfItem(atPath: tmp.path)[.modificationDate] as? Date
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("page.html").path],
+                                            environment: ["TMPDIR": tmp.path, "XDG_CACHE_HOME": cache.path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Web page page.html", timeout: 60), "the page is shown")
+        let after = try FileManager.default.attributesOfItem(atPath: tmp.path)[.modificationDate] as? Date
+        XCTAssertEqual(before, after, "nothing was made (or made and removed) in TMPDIR")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cache.appendingPathComponent("dossier/tmp").path),
+                      "the temporary folder in the cache")
+    }
+
     /// A page that redirects itself (meta refresh), frames a local file and a remote page, and
     /// shows an image from a server on 127.0.0.1: the page stays itself, with a banner; the
     /// server hears nothing, not even a connection (a preconnect), until "Load Remote Content"

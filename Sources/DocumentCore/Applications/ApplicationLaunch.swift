@@ -37,6 +37,7 @@ extension ApplicationRegistry {
         defer { g_list_free_full(list, g_free) }
         let context = g_app_launch_context_new()
         defer { unref(context) }
+        TemporaryFiles.restore(in: context)
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
             g_app_launch_context_setenv(context, name, value)
         }

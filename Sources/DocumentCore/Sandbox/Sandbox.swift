@@ -39,6 +39,7 @@ public enum Sandbox {
                 "--ro-bind", input, paths.input,
                 "--bind", outputFolder, "/tmp/dossier-output",
                 "--chdir", "/", "--setenv", "GIO_USE_VFS", "local", "--setenv", "HOME", "/tmp",
+                "--setenv", "TMPDIR", "/tmp",
                 "--unshare-all", "--die-with-parent", "--new-session", "--"] + command
     }
 

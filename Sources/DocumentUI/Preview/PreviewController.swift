@@ -374,7 +374,7 @@ public final class PreviewController {
     private func openLink(_ url: URL, in item: PreviewItem) {
         guard delegate?.previewController(self, shouldOpen: url, in: item) ?? true else { return }
         let uri = url.absoluteString
-        Task.detached { g_app_info_launch_default_for_uri(uri, nil, nil) }
+        Task.detached { TemporaryFiles.openInDefaultApplication(uri) }
     }
 }
 

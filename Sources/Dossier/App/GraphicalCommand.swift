@@ -32,6 +32,7 @@ struct GraphicalCommand {
             Output.error(tr("No display: browsing and previewing need a graphical session (dossier ls and dossier info work without one)."))
             return 1
         }
+        TemporaryFiles.keepInCache()
         return MainActor.assumeIsolated {
             DossierApplication().run(arguments: ["dossier"] + arguments)
         }

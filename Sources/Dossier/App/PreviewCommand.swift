@@ -34,6 +34,7 @@ struct PreviewCommand {
             Output.error(tr("No display: the previewer needs a graphical session (dossier info works without one)."))
             return 1
         }
+        TemporaryFiles.keepInCache()
         let status = MainActor.assumeIsolated { PreviewApplication(items: items).run() }
         return failed ? 1 : status
     }

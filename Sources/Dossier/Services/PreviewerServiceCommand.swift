@@ -30,6 +30,7 @@ struct PreviewerServiceCommand {
             Output.error(tr("No display: the previewer needs a graphical session (dossier info works without one)."))
             return 1
         }
+        TemporaryFiles.keepInCache()
         return MainActor.assumeIsolated { Self.serve() }
     }
 

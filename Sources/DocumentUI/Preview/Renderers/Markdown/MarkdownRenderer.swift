@@ -113,7 +113,7 @@ public final class MarkdownRenderer: PreviewRenderer {
         }
         // As the previewer opens links (gtk_show_uri is deprecated from GTK 4.10).
         let uri = url.absoluteString
-        Task.detached { g_app_info_launch_default_for_uri(uri, nil, nil) }
+        Task.detached { TemporaryFiles.openInDefaultApplication(uri) }
     }
 
     public func copy() -> Bool {
