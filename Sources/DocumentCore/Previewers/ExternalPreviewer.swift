@@ -60,7 +60,9 @@ public struct ExternalPreviewer: Sendable, Hashable {
 
     /// Runs the previewer on `input`, writing into a new private folder inside `workFolder`.
     /// - Returns: the output file (the caller removes its folder when done).
-    public func run(on input: URL, workFolder: URL, timeout: Duration = .seconds(20)) throws(PreviewerError) -> URL {
+    /// Stops it early when `cancellation` is set.
+    public func run(on input: URL, workFolder: URL, timeout: Duration = .seconds(20),
+                    cancellation: CancellationFlag? = nil) throws(PreviewerError) -> URL {
         let outputName = "preview." + output.fileExtension
         let folder = workFolder.appendingPathComponent("run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
@@ -75,9 +77,11 @@ public struct ExternalPreviewer: Sendable, Hashable {
             throw .failed(previewer: name, reason: tr("its Exec line cannot be read"))
         }
         let arguments = Sandbox.wrap(command, input: input.path, outputFolder: folder.path, paths: paths)
-        switch SandboxedProcess(arguments: arguments).run(timeout: timeout) {
+        switch SandboxedProcess(arguments: arguments).run(timeout: timeout, cancellation: cancellation) {
         case .timedOut:
             throw .timedOut(previewer: name, seconds: Int(timeout.components.seconds))
+        case .cancelled:
+            throw .failed(previewer: name, reason: tr("Cancelled"))
         case .signalled(let signal):
             throw .failed(previewer: name, reason: tr("it crashed (signal %s)", String(signal)))
         case .exited(let code, let errors) where code != 0:

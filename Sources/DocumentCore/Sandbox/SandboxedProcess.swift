@@ -1,5 +1,18 @@
 import CGLib
 import Foundation
+import Synchronization
+
+/// Stops a `SandboxedProcess` early, from any thread (the preview that wanted its output is
+/// gone): the helper's whole process group is killed at its next look, within milliseconds.
+public final class CancellationFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func cancel() { flag.store(true, ordering: .relaxed) }
+
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
 
 /// Runs a helper program (an external thumbnailer) in its own process group, with no input,
 /// capturing the start of its error output, and kills the whole group when it overruns its
@@ -9,14 +22,17 @@ public struct SandboxedProcess: Sendable {
         case exited(Int32, errors: String)
         case signalled(Int32)
         case timedOut
+        /// Stopped through its `CancellationFlag`.
+        case cancelled
     }
 
     public let arguments: [String]
 
     public init(arguments: [String]) { self.arguments = arguments }
 
-    /// Runs the program to its end, or kills its whole process group at `timeout`.
-    public func run(timeout: Duration) -> Outcome {
+    /// Runs the program to its end, or kills its whole process group at `timeout`, or as soon
+    /// as `cancellation` is set.
+    public func run(timeout: Duration, cancellation: CancellationFlag? = nil) -> Outcome {
         var errorPipe: [Int32] = [0, 0]
         guard pipe(&errorPipe) == 0 else { return .exited(127, errors: String(cString: strerror(errno))) }
         var actions = posix_spawn_file_actions_t()
@@ -51,10 +67,11 @@ public struct SandboxedProcess: Sendable {
             if count > 0 && errors.count < 16 * 1024 { errors.append(contentsOf: buffer[0..<count]) }
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid { break }
-            if ContinuousClock.now >= deadline {
+            let cancelled = cancellation?.isCancelled == true
+            if cancelled || ContinuousClock.now >= deadline {
                 kill(-pid, SIGKILL)
                 waitpid(pid, &status, 0)
-                return .timedOut
+                return cancelled ? .cancelled : .timedOut
             }
             usleep(2_000)
         }

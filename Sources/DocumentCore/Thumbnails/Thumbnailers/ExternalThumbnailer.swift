@@ -62,7 +62,7 @@ package struct ExternalThumbnailer: Sendable {
         }
         let arguments = Sandbox.wrap(command, input: source.path, outputFolder: output.path, paths: paths)
         switch SandboxedProcess(arguments: arguments).run(timeout: timeout) {
-        case .timedOut:
+        case .timedOut, .cancelled:
             throw .timedOut(name: source.name, thumbnailer: name, seconds: Int(timeout.components.seconds))
         case .signalled(let signal):
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("it crashed (signal %s)", String(signal)))

@@ -44,13 +44,18 @@ public final class ExternalPreviewRenderer: ConvertedRenderer, PreviewRenderer {
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         guard let previewer else { throw PreviewError(tr("No previewer was given.")) }
         let work = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/previewer-output")
-        let outcome = await Task.detached { () -> Result<URL, PreviewError> in
-            do throws(PreviewerError) {
-                return .success(try previewer.run(on: item.url, workFolder: work))
-            } catch {
-                return .failure(PreviewError(error.description))
-            }
-        }.value
+        let cancellation = CancellationFlag()
+        let outcome = await withTaskCancellationHandler {
+            await Task.detached { () -> Result<URL, PreviewError> in
+                do throws(PreviewerError) {
+                    return .success(try previewer.run(on: item.url, workFolder: work, cancellation: cancellation))
+                } catch {
+                    return .failure(PreviewError(error.description))
+                }
+            }.value
+        } onCancel: {
+            cancellation.cancel()
+        }
         let output = try outcome.get()
         defer { try? FileManager.default.removeItem(at: output.deletingLastPathComponent()) }
         let kind: DocumentType = switch previewer.output {

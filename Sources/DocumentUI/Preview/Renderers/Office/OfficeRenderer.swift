@@ -16,13 +16,20 @@ public final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
     public required override init() { super.init() }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
-        let converted = await Task.detached { Self.convert(item.url) }.value
+        // Stopped with the page: LibreOffice takes a few hundred MB, and arrows held down in
+        // a folder of documents started one after another, all running to the end.
+        let cancellation = CancellationFlag()
+        let converted = await withTaskCancellationHandler {
+            await Task.detached { Self.convert(item.url, cancellation: cancellation) }.value
+        } onCancel: {
+            cancellation.cancel()
+        }
         let pdf = try converted.get()
         setAccessibleName(view, tr("Document %s", item.displayTitle))
         try await show(pdf, as: .pdf, for: item)
     }
 
-    nonisolated static func convert(_ url: URL) -> Result<URL, PreviewError> {
+    nonisolated static func convert(_ url: URL, cancellation: CancellationFlag? = nil) -> Result<URL, PreviewError> {
         guard let office = takeString(g_find_program_in_path("soffice")) ?? takeString(g_find_program_in_path("libreoffice")) else {
             return .failure(PreviewError(tr("LibreOffice is not installed, so this document cannot be shown here. Open it with an application instead.")))
         }
@@ -46,7 +53,9 @@ public final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
         let command = [office, "--headless", "--norestore", "--nolockcheck", "-env:UserInstallation=file:///tmp/dossier-office-profile",
                        "--convert-to", "pdf", "--outdir", outputFolder, paths.input]
         switch SandboxedProcess(arguments: Sandbox.wrap(command, input: url.path, outputFolder: work.path, paths: paths,
-                                                                 readOnly: ["/etc/libreoffice"])).run(timeout: timeout) {
+                                                                 readOnly: ["/etc/libreoffice"])).run(timeout: timeout, cancellation: cancellation) {
+        case .cancelled:
+            return .failure(PreviewError(tr("Cancelled")))
         case .timedOut:
             return .failure(PreviewError(tr("LibreOffice took longer than %s seconds to convert the document.", String(timeout.components.seconds))))
         case .signalled(let signal):
