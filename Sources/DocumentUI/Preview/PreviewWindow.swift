@@ -70,6 +70,11 @@ final class PreviewWindow {
         stack = gtk_stack_new()
         gtk_stack_set_transition_type(OpaquePointer(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
         gtk_stack_set_transition_duration(OpaquePointer(stack), 150)
+        // Sized by the item shown only: a homogeneous stack measures every page it holds, and
+        // the pages kept for a quick return (a long Markdown document, say) were measured
+        // again each time the window was shown.
+        gtk_stack_set_hhomogeneous(OpaquePointer(stack), 0)
+        gtk_stack_set_vhomogeneous(OpaquePointer(stack), 0)
         gtk_widget_set_vexpand(stack, 1)
 
         // The zoom's picture moves on a layer over everything, which never takes input.
