@@ -48,4 +48,19 @@ final class PreviewPageTests: XCTestCase {
             if alive.pointee != nil { g_object_remove_weak_pointer(UnsafeMutablePointer<GObject>(OpaquePointer(view)), alive) }
         }
     }
+
+    /// A path of 100 KB (a URI Nautilus could send) makes GIO's error name it in full: the
+    /// error page shows its start and end only.
+    func testAnErrorAboutAHugePathShowsAShortMessage() throws {
+        let path = "/" + String(repeating: "folder/", count: 15_000) + "missing.txt"
+        MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let page = PreviewPage(item: PreviewItem(url: URL(fileURLWithPath: path)))
+            page.start()
+            XCTAssertTrue(spin { if case .failed = page.state { true } else { false } })
+            guard case .failed(let message) = page.state else { return }
+            XCTAssertLessThanOrEqual(message.count, PreviewPage.messageLimit + 1, "cut to the limit")
+            XCTAssertTrue(message.contains("…"), "the middle of the path is left out: \(message.prefix(80))")
+        }
+    }
 }

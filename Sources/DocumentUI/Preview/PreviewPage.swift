@@ -125,7 +125,19 @@ final class PreviewPage {
         }
     }
 
-    private func fail(_ message: String) {
+    /// The longest message the error page shows: a longer one (GIO's, naming a 100 KB path) is
+    /// cut in its middle, since GTK lays out a long label that has few places to break in
+    /// quadratic time (100 KB held the main thread for more than 15 s).
+    static let messageLimit = 1000
+
+    /// `message`, cut in its middle to `messageLimit` characters and an ellipsis.
+    static func shortened(_ message: String) -> String {
+        guard message.count > messageLimit else { return message }
+        return String(message.prefix(messageLimit / 2)) + "…" + String(message.suffix(messageLimit / 2))
+    }
+
+    private func fail(_ full: String) {
+        let message = Self.shortened(full)
         state = .failed(message)
         gtk_spinner_stop(cast(spinner))
         adw_status_page_set_title(OpaquePointer(errorPage), tr("“%s” cannot be shown", item.displayTitle))
