@@ -72,8 +72,20 @@ final class NautilusPreviewerService {
             // Alive while the window is up; the inactivity timeout ends an idle service.
             let app = UnsafeMutableRawPointer(self.application).assumingMemoryBound(to: GApplication.self)
             visible ? g_application_hold(app) : g_application_release(app)
+            if !visible { Self.returnFreedMemory() }
         }
         bus.deliver { [weak self] call in self?.handle(call) }
+    }
+
+    /// Gives the memory the closed window's items freed back to the system. glibc keeps what
+    /// is freed in its heaps for the next allocation, and a previewer allocates in bursts of
+    /// every size on several threads (a decoded picture, a PDF page, a parsed table). In
+    /// `make soak` the service's anonymous memory at its checkpoints (window closed, the same
+    /// pages kept, nothing loading) went from 162 MB after 500 files to 232 MB after 1,000;
+    /// trimmed when the window closes, it was 107, 146 and 152 MB after 500, 1,000 and 1,500.
+    /// Off the main thread: trimming walks every arena.
+    private static func returnFreedMemory() {
+        Task.detached(priority: .background) { _ = malloc_trim(0) }
     }
 
     private func handle(_ call: PreviewRequest) {
