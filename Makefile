@@ -19,7 +19,7 @@ SCREENSHOTS ?= $(BUILD)/test-screenshots
 RUN_ENV := XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
            DOSSIER_LOCALEDIR="$(SHARE)/locale"
 
-.PHONY: all deps build translations mime run test test-swift test-install test-stress test-distros bench fuzz fuzz-build pot check-po clean samples
+.PHONY: all deps build translations mime run test test-swift test-install test-stress test-distros bench fuzz fuzz-build soak pot check-po clean samples
 
 all: build
 
@@ -135,6 +135,16 @@ fuzz: fuzz-build
 fuzz-build: deps
 	$(SWIFT) build -c $(FUZZ_CONFIG) --product DossierFuzz --scratch-path $(FUZZ_BUILD) \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDOSSIER_FUZZING -Xswiftc -use-ld=lld
+
+# A soak of the previewer service (tools/soak.py): SOAK_CALLS ShowFile calls over D-Bus, good and
+# hostile files alternating, under its own Xvfb, D-Bus session, private HOME, XDG folders and /tmp;
+# it checks every 500 calls that the service answers, stays in its memory bound and writes
+# nothing outside its cache. Debian's python3 (its gi module).
+SOAK_CALLS ?= 10000
+
+soak: build
+	/usr/bin/python3 tools/soak.py --binary $(BIN) --fixtures $(BUILD)/$(CONFIG)/WriteFixtures \
+	  --samples $(SAMPLES) --share $(SHARE) --root $(BUILD)/soak --calls $(SOAK_CALLS)
 
 # Translations: extract the template, check the catalogues.
 pot:

@@ -37,6 +37,8 @@ packages=(
   mmdebstrap
   # make test-stress: the suite with every core kept busy
   stress-ng
+  # make soak: its namespace and capabilities (util-linux's unshare and setpriv), a hung service's stacks
+  util-linux gdb
 )
 
 missing=()
