@@ -63,7 +63,7 @@ gi.require_version("Gio", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
 
 from soak_corpus import Corpus  # noqa: E402
-from soak_watch import Snapshot, WriteWatch, cpu_ticks, memory_of, process_name, process_tree  # noqa: E402
+from soak_watch import Snapshot, WriteWatch, cpu_ticks, memory_of, process_name, process_tree, thread_names  # noqa: E402
 
 BUS_NAME = "org.gnome.NautilusPreviewer"
 OBJECT_PATH = "/org/gnome/NautilusPreviewer"
@@ -73,8 +73,10 @@ APPLICATION_PATH = "/" + APPLICATION_ID.replace(".", "/")
 
 CHECK_EVERY = 500
 # A call must come back within this (the service answers ShowFile at once, from its bus thread;
-# the main-thread probe waits behind whatever the main thread is doing).
-CALL_DEADLINE_MS = 15_000
+# the main-thread probe waits behind whatever the main thread is doing). The previewer gives up
+# on an item after 15 s (PreviewPage.timeout) and shows an error: a main thread held longer
+# is a hang.
+CALL_DEADLINE_S = 15
 # The RSS bound, a multiple of the RSS after the warm-up (see the module's text). Measured on
 # 2 loaded cores: over 1,500 calls the checkpoint after 1,000 had 314 MB and the one after
 # 1,500 322 MB (1.03×); 1.5× leaves room for glibc's heaps settling differently on another
@@ -105,6 +107,9 @@ def main():
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--memory-factor", type=float, default=MEMORY_BOUND_FACTOR,
                         help="the RSS bound, as a multiple of the RSS after the first pass (default %(default)s)")
+    parser.add_argument("--deadline", type=int, default=CALL_DEADLINE_S,
+                        help="seconds a call may take before the service counts as hung (default %(default)s; "
+                             "more for a service run under a tool)")
     parser.add_argument("--warmup", type=int, default=WARMUP_CALLS,
                         help="calls before the RSS the bound multiplies (default %(default)s; half of --calls at most)")
     parser.add_argument("--only", metavar="REGEX",
@@ -387,7 +392,7 @@ class Soak:
                 result["error"] = error
             result["done"] = True
 
-        self.previewer.call(method, arguments, Gio.DBusCallFlags.NO_AUTO_START, CALL_DEADLINE_MS, None, finished)
+        self.previewer.call(method, arguments, Gio.DBusCallFlags.NO_AUTO_START, self.args.deadline * 1000, None, finished)
         now = time.time()
         self.calls_log.write("%s.%03d %s\n" % (time.strftime("%H:%M:%S", time.localtime(now)), now * 1000 % 1000,
                                                description.replace("\n", "\\n")))
@@ -404,7 +409,7 @@ class Soak:
                 continue
             if error.matches(Gio.io_error_quark(), Gio.IOErrorEnum.TIMED_OUT) or "NoReply" in str(error):
                 raise SoakFailure("%s: no answer within %d s (hung)%s"
-                                  % (result["description"], CALL_DEADLINE_MS // 1000, self.backtrace()))
+                                  % (result["description"], self.args.deadline, self.backtrace()))
             self.failures.append("%s: %s" % (result["description"], error.message))
             if len(self.failures) <= 10:
                 print("soak: call failed: %s" % self.failures[-1], flush=True)
@@ -418,7 +423,7 @@ class Soak:
         except GLib.Error as error:
             self.check_alive()
             raise SoakFailure("the service's main thread did not answer within %d s (after %s): %s%s"
-                              % (CALL_DEADLINE_MS // 1000, self.last_call, error.message, self.backtrace()))
+                              % (self.args.deadline, self.last_call, error.message, self.backtrace()))
         answered = time.monotonic() - began
         if answered > self.longest_stall[0]:
             self.longest_stall = (answered, self.last_call)
@@ -436,7 +441,7 @@ class Soak:
 
     def dbus_call(self, name, path, interface, method, arguments):
         reply = self.bus.call_sync(name, path, interface, method, arguments, None, Gio.DBusCallFlags.NO_AUTO_START,
-                                   CALL_DEADLINE_MS, None)
+                                   self.args.deadline * 1000, None)
         return reply.unpack() if reply is not None else None
 
     def name_has_owner(self, name):
@@ -488,10 +493,10 @@ class Soak:
             self.show_all([item])
             self.wait_until_idle(limit=10)
         self.close()
-        deadline = time.monotonic() + CALL_DEADLINE_MS / 1000
+        deadline = time.monotonic() + self.args.deadline
         while self.visible():
             if time.monotonic() > deadline:
-                raise SoakFailure("Visible is still true %d s after Close()" % (CALL_DEADLINE_MS // 1000))
+                raise SoakFailure("Visible is still true %d s after Close()" % (self.args.deadline))
             time.sleep(0.05)
         answered = self.probe()
         self.wait_until_idle()
@@ -536,12 +541,15 @@ class Soak:
         written = len(self.violations)
         self.compare_files("after %d calls" % self.shown)
         names = collections.Counter(process_name(pid) for pid in process_tree(pid)[1:])
+        # Threads by name, the most frequent: a pipeline or a worker left behind shows here.
+        threads = ", ".join("%d %s" % (count, name) for name, count in
+                            collections.Counter(thread_names(pid)).most_common(4) if count > 1)
         print("soak: %5d/%d calls, %4.0f s: RSS %6.1f MB (%.1f anonymous, %.1f files; peak %6.1f), "
-              "%d child processes %6.1f MB%s, %d fds, %d threads, main thread answered in %.0f ms, %d failures, %s"
+              "%d child processes %6.1f MB%s, %d fds, %d threads%s, main thread answered in %.0f ms, %d failures, %s"
               % (self.shown, self.args.calls, elapsed, rss, status.get("RssAnon", 0), status.get("RssFile", 0),
                  self.rss_peak, children, children_rss,
                  " (" + ", ".join("%d %s" % (count, name) for name, count in names.most_common()) + ")" if names else "",
-                 fds, status.get("Threads", 0), answered * 1000, len(self.failures),
+                 fds, status.get("Threads", 0), " (" + threads + ")" if threads else "", answered * 1000, len(self.failures),
                  "files outside the cache unchanged" if len(self.violations) == written else "WRITTEN OUTSIDE THE CACHE"),
               flush=True)
         self.check_bound(rss, children_rss)

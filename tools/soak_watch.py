@@ -43,6 +43,23 @@ def process_name(pid):
         return "gone"
 
 
+def thread_names(pid):
+    """How many threads of process `pid` have each name (GStreamer's and GLib's name theirs)."""
+    names = {}
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except (FileNotFoundError, ProcessLookupError):
+        return names
+    for task in tasks:
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, task)) as file:
+                name = file.read().strip()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        names[name] = names.get(name, 0) + 1
+    return names
+
+
 def process_tree(pid):
     """`pid` and every process descending from it (WebKit's web process, a sandbox, a converter)."""
     children = {}
