@@ -1,7 +1,6 @@
-import DocumentCore
+@testable import DocumentCore
 import DossierFixtures
 import Foundation
-import Synchronization
 import XCTest
 
 /// DirectoryQuery over real folders, changed by real processes (`mv`, `cp`, `sed -i`, …).
@@ -67,7 +66,7 @@ final class DirectoryQueryTests: XCTestCase {
     func testSettledQueryMatchesFindOnAFolderThatChangedWhileGathering() throws {
         let folder = try TemporaryFolder("dossier-query-churn")
         createFiles((0..<20_000).map { "seed\($0).dat" }, in: folder.url)
-        let gathered = Mutex(false)
+        let gathered = Locked(false)
         let churning = DispatchGroup()
         let url = folder.url
         churning.enter()

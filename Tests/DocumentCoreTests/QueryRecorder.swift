@@ -1,7 +1,6 @@
-import DocumentCore
+@testable import DocumentCore
 import DossierFixtures
 import Foundation
-import Synchronization
 import XCTest
 
 /// Runs a `DirectoryQuery` and keeps what a list view would: the items, rebuilt from the
@@ -25,7 +24,7 @@ final class QueryRecorder: Sendable {
     private let box = RecordBox()
 
     private final class RecordBox: Sendable {
-        let record = Mutex(Record())
+        let record = Locked(Record())
     }
 
     init(_ folder: URL, options: QueryOptions = QueryOptions()) {

@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// Keeps an observer registered until it is cancelled or released.
 public final class ObservationToken: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: Locked<(@Sendable () -> Void)?>
 
     init(_ cancel: @escaping @Sendable () -> Void) {
-        cancellation = Mutex(cancel)
+        cancellation = Locked(cancel)
     }
 
     /// Stops the observer; later calls do nothing.
@@ -24,7 +23,7 @@ public final class ObservationToken: Sendable {
 /// The observers of one kind of change, called in no particular order on the thread that
 /// reports the change.
 final class Observers<Value: Sendable>: Sendable {
-    private let handlers = Mutex<[UUID: @Sendable (Value) -> Void]>([:])
+    private let handlers = Locked<[UUID: @Sendable (Value) -> Void]>([:])
 
     /// Registers `handler`; it stays registered while the returned token lives.
     func add(_ handler: @escaping @Sendable (Value) -> Void) -> ObservationToken {

@@ -20,7 +20,7 @@ public final class DirectoryQuery: Sendable {
     /// The folder listed.
     public let folder: URL
     private let engine: QueryEngine
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let stopped = StopFlag()
 
     private struct State {
@@ -36,7 +36,7 @@ public final class DirectoryQuery: Sendable {
         engine = QueryEngine(
             root: QueryFolder(path: path, relativePath: ""), options: options,
             remoteLocation: folder.isFileURL ? nil : folder.absoluteString)
-        state = Mutex(State(options: options))
+        state = Locked(State(options: options))
     }
 
     deinit {
@@ -170,7 +170,7 @@ private final class StopFlag: Sendable {
 
 /// The one result of a blocking gather.
 private final class Outcome: Sendable {
-    private let result = Mutex<Result<[QueryItem], DirectoryQueryError>?>(nil)
+    private let result = Locked<Result<[QueryItem], DirectoryQueryError>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     func finish(_ value: Result<[QueryItem], DirectoryQueryError>) {

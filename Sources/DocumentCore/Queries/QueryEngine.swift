@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The working half of a `DirectoryQuery`. All its state lives on one serial background queue
 /// (the actor's executor): gathering runs there in steps, so inotify events, `noteChange`
@@ -193,7 +192,7 @@ actor QueryEngine {
 
 /// Every started query, for `DirectoryQuery.noteChange(at:)`.
 enum QueryRegistry {
-    private static let engines = Mutex<[ObjectIdentifier: QueryEngine]>([:])
+    private static let engines = Locked<[ObjectIdentifier: QueryEngine]>([:])
 
     static func add(_ engine: QueryEngine) {
         engines.withLock { $0[ObjectIdentifier(engine)] = engine }

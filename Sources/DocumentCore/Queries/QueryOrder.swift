@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The total order of a query's items under its options: folders first if asked, then the
 /// sort key, then natural name order, then the folder (for recursive queries). Reversing
@@ -91,7 +90,7 @@ struct QueryOrder: Sendable {
 /// The descriptions types sort by under `.kind`, looked up once per type: the MIME database
 /// reads a file for each.
 enum KindNames {
-    private static let cache = Mutex<[String: String]>([:])
+    private static let cache = Locked<[String: String]>([:])
 
     static func name(of type: DocumentType) -> String {
         if let known = cache.withLock({ $0[type.identifier] }) { return known }
