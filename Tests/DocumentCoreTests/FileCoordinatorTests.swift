@@ -142,7 +142,8 @@ final class FileCoordinatorTests: XCTestCase {
         let folder = try TemporaryFolder()
         let file = try folder.write("draft.txt", "disk")
         let presenter = RecordingPresenter(file)
-        presenter.onSave = { url in
+        // Unowned: the presenter keeps this closure, and a strong capture would keep it forever.
+        presenter.onSave = { [unowned presenter] url in
             try FileCoordinator(filePresenter: presenter).coordinate(writingItemAt: url) {
                 _ = try SafeSave.write(Data("presenter's unsaved work".utf8), to: $0)
             }
