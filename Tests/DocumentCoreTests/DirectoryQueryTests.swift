@@ -1,4 +1,4 @@
-@testable import DocumentCore
+import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
@@ -66,34 +66,43 @@ final class DirectoryQueryTests: XCTestCase {
     func testSettledQueryMatchesFindOnAFolderThatChangedWhileGathering() throws {
         let folder = try TemporaryFolder("dossier-query-churn")
         createFiles((0..<20_000).map { "seed\($0).dat" }, in: folder.url)
-        let gathered = Locked(false)
+        let recorder = QueryRecorder(folder.url, options: QueryOptions(showsHidden: true))
         let churning = DispatchGroup()
         let url = folder.url
         churning.enter()
         Thread.detachNewThread {
-            // Creates, deletes and renames until well after the gathering finished.
+            // Creates, deletes and renames until well after the gathering finished. While the
+            // query gathers, the changes keep pace with it: at most one per two items it has
+            // delivered, after a first thousand. Unpaced, a slow build (a sanitizer's) made new
+            // files faster than the query read them, and the gathering chased them for minutes.
             var step = 0
             var after = 0
             while after < 300 {
+                let (isGathered, delivered) = recorder.read { record in
+                    (record.reloads.contains(.gathered) || record.failure != nil, record.batches.reduce(0) { $0 + $1.count })
+                }
+                if !isGathered && step >= 1_000 + delivered / 2 {
+                    usleep(1_000)
+                    continue
+                }
                 createFiles(["new\(step).txt"], in: url)
                 if step % 2 == 0 { unlink(url.appendingPathComponent("seed\(step * 7 % 20_000).dat").path) }
                 if step % 3 == 0 {
                     rename(url.appendingPathComponent("new\(step).txt").path, url.appendingPathComponent("moved\(step).txt").path)
                 }
                 step += 1
-                if gathered.withLock({ $0 }) { after += 1 }
+                if isGathered { after += 1 }
             }
             churning.leave()
         }
-        let recorder = QueryRecorder(folder.url, options: QueryOptions(showsHidden: true))
-        recorder.waitUntilGathered()
-        gathered.withLock { $0 = true }
+        // Deadlines for a sanitizer's build on a busy machine; a normal build takes seconds.
+        recorder.waitUntilGathered(timeout: 180)
         XCTAssertEqual(churning.wait(timeout: .now() + 60), .success)
 
         // Once the changes stop, the query settles on exactly what find sees.
         let find = try output(of: "/usr/bin/find", [folder.url.path, "-maxdepth", "1", "-mindepth", "1", "-printf", "%f\\n"])
         let found = Set(find.split(separator: "\n").map(String.init))
-        recorder.wait(timeout: 120) { record in
+        recorder.wait(timeout: 180) { record in
             record.items.count == found.count && Set(record.items.map(\.name)) == found
         }
         let listed = Set(recorder.names)

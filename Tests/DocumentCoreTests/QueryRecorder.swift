@@ -53,6 +53,10 @@ final class QueryRecorder: Sendable {
     }
 
     var snapshot: Record { box.record.withLock { $0 } }
+
+    /// Reads the record in place: a kept snapshot would make the next event copy every array.
+    func read<Result>(_ body: (Record) -> Result) -> Result { box.record.withLock { body($0) } }
+
     var items: [QueryItem] { snapshot.items }
     var names: [String] { items.map(\.name) }
 
@@ -63,15 +67,15 @@ final class QueryRecorder: Sendable {
     ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if condition(snapshot) { return true }
+            if read(condition) { return true }
             usleep(5_000)
         }
         XCTFail("condition not reached within \(Int(timeout)) s", file: file, line: line)
         return false
     }
 
-    func waitUntilGathered(file: StaticString = #filePath, line: UInt = #line) {
-        wait(file: file, line: line) { $0.reloads.contains(.gathered) || $0.failure != nil }
+    func waitUntilGathered(timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
+        wait(timeout: timeout, file: file, line: line) { $0.reloads.contains(.gathered) || $0.failure != nil }
     }
 
     /// Waits for the query's barrier: every change made before the call has then been
