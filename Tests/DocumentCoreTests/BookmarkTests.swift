@@ -5,6 +5,10 @@ import XCTest
 
 /// Bookmarks made and resolved in this process, with real files moved by `rename(2)`.
 final class BookmarkTests: XCTestCase {
+    /// For searches that must find the item: they return as soon as they do, so only a failure
+    /// waits this long (a sanitizer's build walking a busy /tmp needed more than 10 s).
+    private let findingBudget: Duration = .seconds(60)
+
     private func canonical(_ url: URL) -> String { url.resolvingSymlinksInPath().path }
 
     private func move(_ from: URL, _ to: URL) throws {
@@ -19,7 +23,7 @@ final class BookmarkTests: XCTestCase {
         XCTAssertEqual(bookmark.path, canonical(file))
         XCTAssertEqual(bookmark.kind, .file)
         XCTAssertEqual(bookmark.size, 4)
-        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
+        let resolution = try bookmark.resolve(options: .init(budget: findingBudget))
         XCTAssertEqual(resolution.path, canonical(file))
         XCTAssertFalse(resolution.isStale)
     }
@@ -30,7 +34,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         let renamed = folder.url.appendingPathComponent("notes/plan (final).txt")
         try move(file, renamed)
-        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
+        let resolution = try bookmark.resolve(options: .init(budget: findingBudget))
         XCTAssertEqual(resolution.path, canonical(renamed))
         XCTAssertTrue(resolution.isStale)
     }
@@ -43,7 +47,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         let moved = folder.url.appendingPathComponent("b/c/d/report-v2.txt")
         try move(file, moved)
-        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
+        let resolution = try bookmark.resolve(options: .init(budget: findingBudget))
         XCTAssertEqual(resolution.path, canonical(moved))
         XCTAssertTrue(resolution.isStale)
     }
@@ -54,7 +58,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         try SafeSave.write(Data("second, saved by rename".utf8), to: file)
         XCTAssertNotEqual(FileIdentity(path: file.path)?.inode, bookmark.inode, "the save replaced the inode")
-        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
+        let resolution = try bookmark.resolve(options: .init(budget: findingBudget))
         XCTAssertEqual(resolution.path, canonical(file))
         XCTAssertTrue(resolution.isStale)
         let fresh = try Bookmark(url: resolution.url)
@@ -69,7 +73,7 @@ final class BookmarkTests: XCTestCase {
         let parent = folder.url.appendingPathComponent("projects/alpha")
         let archived = folder.url.appendingPathComponent("archive/2024/alpha-old")
         try move(parent, archived)
-        let resolution = try bookmark.resolve(options: .init(budget: .seconds(10)))
+        let resolution = try bookmark.resolve(options: .init(budget: findingBudget))
         XCTAssertEqual(resolution.path, canonical(archived.appendingPathComponent("src/main.txt")))
         XCTAssertTrue(resolution.isStale)
     }
@@ -82,7 +86,7 @@ final class BookmarkTests: XCTestCase {
         XCTAssertEqual(bookmark.kind, .folder)
         let renamed = folder.url.appendingPathComponent("photos/2023 holidays")
         try move(photos, renamed)
-        XCTAssertEqual(try bookmark.resolve(options: .init(budget: .seconds(10))).path, canonical(renamed))
+        XCTAssertEqual(try bookmark.resolve(options: .init(budget: findingBudget)).path, canonical(renamed))
     }
 
     func testSearchReturnsTheRealPathNotOneThroughASymbolicLink() throws {
@@ -94,7 +98,7 @@ final class BookmarkTests: XCTestCase {
         let bookmark = try Bookmark(url: file)
         let moved = folder.url.appendingPathComponent("filed/2024/letter.txt")
         try move(file, moved)
-        XCTAssertEqual(try bookmark.resolve(options: .init(budget: .seconds(10))).path, canonical(moved))
+        XCTAssertEqual(try bookmark.resolve(options: .init(budget: findingBudget)).path, canonical(moved))
     }
 
     func testDeletedFileIsReportedNotFound() throws {
@@ -141,7 +145,7 @@ final class BookmarkTests: XCTestCase {
         try move(file, filed)
         let directories = UserDirectories(environment: ["HOME": home.url.path])
         XCTAssertEqual(directories.userFolders.map(\.path), [home.url.appendingPathComponent("Papers").path])
-        let resolution = try bookmark.resolve(options: .init(budget: .seconds(5), userDirectories: directories))
+        let resolution = try bookmark.resolve(options: .init(budget: findingBudget, userDirectories: directories))
         XCTAssertEqual(resolution.path, canonical(filed))
     }
 }

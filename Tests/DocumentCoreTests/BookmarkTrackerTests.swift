@@ -59,7 +59,8 @@ final class BookmarkTrackerTests: XCTestCase {
         let file = try folder.write("inbox/bill.txt", "bill")
         try folder.write("paid/2024/.keep", "")
         let recorder = Recorder()
-        let tracker = BookmarkTracker { recorder.record($0) }
+        // The search ends when it finds the file; the budget only bounds a failure.
+        let tracker = BookmarkTracker(options: .init(budget: .seconds(60))) { recorder.record($0) }
         tracker.track(try Bookmark(url: file), as: "bill")
         let filed = folder.url.appendingPathComponent("paid/2024/bill.txt")
         mv(file, filed)

@@ -60,10 +60,11 @@ final class QueryRecorder: Sendable {
     var items: [QueryItem] { snapshot.items }
     var names: [String] { items.map(\.name) }
 
-    /// Waits until `condition` holds; fails the test after `timeout` (a safety net, not a measure).
+    /// Waits until `condition` holds; fails the test after `timeout` (a safety net, not a measure:
+    /// generous, for a build under a sanitizer on a busy machine).
     @discardableResult
     func wait(
-        timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line, until condition: (Record) -> Bool
+        timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line, until condition: (Record) -> Bool
     ) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -74,7 +75,7 @@ final class QueryRecorder: Sendable {
         return false
     }
 
-    func waitUntilGathered(timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) {
+    func waitUntilGathered(timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) {
         wait(timeout: timeout, file: file, line: line) { $0.reloads.contains(.gathered) || $0.failure != nil }
     }
 
