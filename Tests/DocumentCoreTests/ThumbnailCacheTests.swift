@@ -60,7 +60,7 @@ final class ThumbnailCacheTests: XCTestCase {
         let png = try folder.write("big.png", bytes: TestImage.encode(original, as: "png"))
         let jpeg = try folder.write("big.jpg", bytes: TestImage.encode(original, as: "jpeg"))
         let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")))
-        let reference = gdk_pixbuf_scale_simple(original, 256, 192, GDK_INTERP_HYPER)!
+        let reference = TestPixbuf(taking: gdk_pixbuf_scale_simple(original.pointer, 256, 192, GDK_INTERP_HYPER)!)
         for file in [png, jpeg] {
             let thumbnail = try TestImage.load(try generator.thumbnail(of: file, size: .large).url)
             XCTAssertTrue(TestImage.size(thumbnail) == (256, 192), file.lastPathComponent)

@@ -42,10 +42,11 @@ final class ThumbnailGeneratorTests: XCTestCase {
         XCTAssertEqual(deliveries.all, ["icon", "low", "thumbnail generated"])
         // The quick picture is the camera's own 160×120 thumbnail.
         let loader = gdk_pixbuf_loader_new()!
+        defer { g_object_unref(loader) }
         let png = deliveries.lowQuality[0]
         png.withUnsafeBytes { _ = gdk_pixbuf_loader_write(loader, $0.baseAddress?.assumingMemoryBound(to: guchar.self), gsize($0.count), nil) }
         gdk_pixbuf_loader_close(loader, nil)
-        XCTAssertTrue(TestImage.size(gdk_pixbuf_loader_get_pixbuf(loader)) == (160, 120))
+        XCTAssertTrue(TestImage.size(TestPixbuf(retaining: gdk_pixbuf_loader_get_pixbuf(loader))) == (160, 120))
 
         // Asked again at a larger size, the cached smaller one is the quick picture.
         let again = Deliveries()
