@@ -19,7 +19,7 @@ SCREENSHOTS ?= $(BUILD)/test-screenshots
 RUN_ENV := XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
            DOSSIER_LOCALEDIR="$(SHARE)/locale"
 
-.PHONY: all deps build translations mime run test test-swift test-install test-stress test-distros bench fuzz fuzz-build soak pot check-po clean samples
+.PHONY: all deps build translations mime run test test-swift test-sanitize test-install test-stress test-distros bench fuzz fuzz-build soak pot check-po clean samples
 
 all: build
 
@@ -58,15 +58,51 @@ test: build test-install test-swift
 # for a user who may not write to the build folder (make test-distros runs Nautilus so).
 TEST_RUNNER ?= $(SWIFT) test -c $(CONFIG) --skip-build --scratch-path $(BUILD) --disable-swift-testing $(if $(TESTS),--filter '$(TESTS)')
 
-test-swift:
-	@rm -rf $(TEST_HOME) && mkdir -p $(TEST_HOME)/config $(TEST_HOME)/data $(TEST_HOME)/cache $(TEST_HOME)/runtime
-	@chmod 700 $(TEST_HOME)/runtime
-	$(RUN_ENV) XDG_CONFIG_HOME=$(TEST_HOME)/config XDG_DATA_HOME=$(TEST_HOME)/data \
+# The tests' session: fresh private XDG folders, then a command under its own X display and D-Bus
+# session bus (`$(TEST_SESSION) COMMAND`).
+FRESH_TEST_HOME = rm -rf $(TEST_HOME) && mkdir -p $(TEST_HOME)/config $(TEST_HOME)/data $(TEST_HOME)/cache $(TEST_HOME)/runtime \
+                  && chmod 700 $(TEST_HOME)/runtime
+TEST_SESSION = $(RUN_ENV) XDG_CONFIG_HOME=$(TEST_HOME)/config XDG_DATA_HOME=$(TEST_HOME)/data \
 	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_HOME)/runtime \
 	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(BIN) \
 	  DOSSIER_SCREENSHOTS=$(SCREENSHOTS) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-	  bash tools/test-session.sh $(TEST_RUNNER)
+	  bash tools/test-session.sh
+
+test-swift:
+	@$(FRESH_TEST_HOME)
+	$(TEST_SESSION) $(TEST_RUNNER)
+
+# The DocumentCore and GObjectSupport tests (or TESTS=REGEX) under ThreadSanitizer, then under
+# AddressSanitizer with LeakSanitizer, in the session `make test` gives them; each sanitizer has
+# its own build folder (.build/tsan, .build/asan). SANITIZERS=thread runs one. The suppressions
+# of reports inside system libraries, each with its reason, are in tools/sanitizers/.
+SANITIZERS      ?= thread address
+SANITIZED_TESTS := DocumentCoreTests|GObjectSupportTests
+SANITIZER_SUPPRESSIONS := $(CURDIR)/tools/sanitizers
+
+sanitizer_build_thread  := $(BUILD)/tsan
+sanitizer_build_address := $(BUILD)/asan
+sanitizer_env_thread  := TSAN_OPTIONS="suppressions=$(SANITIZER_SUPPRESSIONS)/tsan.supp"
+# Whole stacks for every allocation (slower): GLib and its neighbours have no frame pointers, and
+# a leak's stack would stop at their first frame, before the code that leaked. GLib's slice
+# allocator off and freed pointers cleared, as GLib advises for memory checkers.
+sanitizer_env_address := ASAN_OPTIONS="fast_unwind_on_malloc=0:malloc_context_size=20" \
+                         LSAN_OPTIONS="suppressions=$(SANITIZER_SUPPRESSIONS)/lsan.supp" \
+                         G_SLICE=always-malloc G_DEBUG=gc-friendly
+
+test-sanitize: $(SANITIZERS:%=test-sanitize-%)
+
+# Only the test bundle and the second process the coordination tests start are built: not the
+# app, nor the benchmark. Each sanitizer's tests have XDG folders of their own, apart from make test's.
+test-sanitize-%: TEST_HOME = $(sanitizer_build_$*)/test-home
+test-sanitize-%: deps translations mime
+	$(SWIFT) build --sanitize=$* --scratch-path $(sanitizer_build_$*) --product DossierPackageTests
+	$(SWIFT) build --sanitize=$* --scratch-path $(sanitizer_build_$*) --product CoordinationProbe
+	@$(FRESH_TEST_HOME)
+	$(TEST_SESSION) env $(sanitizer_env_$*) \
+	  $(SWIFT) test --skip-build --sanitize=$* --scratch-path $(sanitizer_build_$*) --disable-swift-testing \
+	  --filter '$(or $(TESTS),$(SANITIZED_TESTS))'
 
 # The meson build folder is kept between runs (reconfigured, not wiped), so its release build of
 # the Swift package is incremental; the staging folder is made anew each time.
