@@ -135,7 +135,12 @@ final class ChangeWatcher: @unchecked Sendable {
                     if deadline == nil { deadline = ContinuousClock.now + Self.window }
                 } while !flushing.isEmpty
             }
-            if let current = deadline, !flushing.isEmpty || ContinuousClock.now >= current {
+            if let current = deadline, flushing.isEmpty, ContinuousClock.now >= current,
+                registry.isChanging(anyOf: pending.map(\.path)) {
+                // A coordinated call is changing one of these paths and reports it itself: wait
+                // until it has, so its events are recognised as the echo (`wasReported`).
+                deadline = ContinuousClock.now + Self.window
+            } else if let current = deadline, !flushing.isEmpty || ContinuousClock.now >= current {
                 let changes = classify(pending)
                 pending.removeAll()
                 deadline = nil

@@ -93,6 +93,8 @@ public final class FileCoordinator: Sendable {
         prepareWrite(at: path, deleting: options.contains(.forDeleting))
         return try withLocks([(url, .exclusive)], timeout: timeout, cancellation: cancellation) {
             let existed = FileState(path: path) != nil
+            PresenterRegistry.shared.beginChange(at: [path])
+            defer { PresenterRegistry.shared.endChange(at: [path]) }  // after the report below
             defer { reportWrite(at: path, existed: existed) }
             return try writer(url)
         }
@@ -111,6 +113,8 @@ public final class FileCoordinator: Sendable {
         prepareWrite(at: path, deleting: false)
         return try withLocks([(readURL, .shared), (writeURL, .exclusive)], timeout: timeout, cancellation: cancellation) {
             let existed = FileState(path: path) != nil
+            PresenterRegistry.shared.beginChange(at: [path])
+            defer { PresenterRegistry.shared.endChange(at: [path]) }  // after the report below
             defer { reportWrite(at: path, existed: existed) }
             return try accessor(readURL, writeURL)
         }
@@ -130,6 +134,8 @@ public final class FileCoordinator: Sendable {
             try $0.savePresentedItemChanges()
         }
         try withLocks([(source, .exclusive), (destination, .exclusive)], timeout: timeout, cancellation: cancellation) {
+            PresenterRegistry.shared.beginChange(at: [from, to])
+            defer { PresenterRegistry.shared.endChange(at: [from, to]) }
             try mover(source, destination)
             if FileState(path: from) == nil, FileState(path: to) != nil {
                 itemMoved(from: from, to: to)

@@ -20,6 +20,9 @@ final class PresenterRegistry: @unchecked Sendable {
     /// Presenters whose own coordinated call is under way: they may be blocked waiting for
     /// it, so they are never waited on (asked to save, or told synchronously) meanwhile.
     private var busy: [ObjectIdentifier: Int] = [:]
+    /// Paths a coordinated write or move is changing right now (with how many such calls): from
+    /// before its accessor runs until the result is reported and remembered (see `isChanging`).
+    private var changing: [String: Int] = [:]
     private let queueKey = DispatchSpecificKey<Int>()
     private lazy var watcher = ChangeWatcher(registry: self)
 
@@ -53,6 +56,33 @@ final class PresenterRegistry: @unchecked Sendable {
         lock.withLock {
             busy[presenter, default: 1] -= 1
             if busy[presenter] == 0 { busy[presenter] = nil }
+        }
+    }
+
+    /// Marks `paths` as being changed by a coordinated call, until `endChange(at:)`.
+    func beginChange(at paths: [String]) {
+        lock.withLock { for path in paths { changing[path, default: 0] += 1 } }
+    }
+
+    func endChange(at paths: [String]) {
+        lock.withLock {
+            for path in paths {
+                changing[path, default: 1] -= 1
+                if changing[path] == 0 { changing[path] = nil }
+            }
+        }
+    }
+
+    /// True while a coordinated call is changing one of `paths` (or a folder holding one) and
+    /// has not yet reported it. The watcher then holds its window: the kernel queues the
+    /// change's inotify events during the call, and a window classified before the coordinator
+    /// remembered its report would deliver them again, as an outside change.
+    func isChanging(anyOf paths: [String]) -> Bool {
+        lock.withLock {
+            guard !changing.isEmpty else { return false }
+            return paths.contains { path in
+                changing.keys.contains { path == $0 || path.hasPrefix($0 + "/") }
+            }
         }
     }
 
