@@ -73,15 +73,18 @@ final class PresenterRegistry: @unchecked Sendable {
         }
     }
 
-    /// True while a coordinated call is changing one of `paths` (or a folder holding one) and
-    /// has not yet reported it. The watcher then holds its window: the kernel queues the
-    /// change's inotify events during the call, and a window classified before the coordinator
-    /// remembered its report would deliver them again, as an outside change.
+    /// True while a coordinated call that has not yet reported its change is changing one of
+    /// `paths`, something inside one, or an item beside one (a safe save's temporary file is
+    /// made next to the item). The watcher then holds its window: the kernel queues the change's
+    /// inotify events during the call, and a window classified before the coordinator remembered
+    /// its report would deliver them again, as an outside change, and the temporary file with them.
     func isChanging(anyOf paths: [String]) -> Bool {
         lock.withLock {
             guard !changing.isEmpty else { return false }
+            let folders = Set(changing.keys.map { ($0 as NSString).deletingLastPathComponent })
             return paths.contains { path in
-                changing.keys.contains { path == $0 || path.hasPrefix($0 + "/") }
+                folders.contains((path as NSString).deletingLastPathComponent)
+                    || changing.keys.contains { path == $0 || path.hasPrefix($0 + "/") }
             }
         }
     }
