@@ -91,11 +91,18 @@ final class FilePresenterTests: XCTestCase {
         defer { FileCoordinator.removeFilePresenter(presenter) }
         let root = folder.url.path
 
-        shell("touch '\(root)/new.txt'")
+        // The new file and the new content are made in a folder nobody watches and moved in, each
+        // in one rename. Made in place (touch, sed -i), they take several system calls, which on
+        // a loaded machine can straddle the watcher's 50 ms window: the presenter then rightly
+        // hears "appeared new.txt" and then "changed new.txt" (or sed's temporary file come and
+        // go). The mv, rm and mkdir below are one call each.
+        let stagingFolder = try TemporaryFolder()
+        let staging = stagingFolder.url.path
+        shell("touch '\(staging)/new.txt' && mv '\(staging)/new.txt' '\(root)/new.txt'")
         presenter.expect(["appeared new.txt"])
         shell("mv '\(root)/new.txt' '\(root)/renamed.txt'")
         presenter.expect(["moved new.txt → renamed.txt"])
-        shell("sed -i s/alpha/beta/ '\(existing.path)'")
+        shell("sed s/alpha/beta/ '\(existing.path)' > '\(staging)/next.txt' && mv '\(staging)/next.txt' '\(existing.path)'")
         presenter.expect(["changed existing.txt"])
         shell("rm '\(root)/renamed.txt'")
         presenter.expect(["deleted renamed.txt"])
