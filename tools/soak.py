@@ -114,6 +114,8 @@ def main():
                              "more for a service run under a tool)")
     parser.add_argument("--warmup", type=int, default=WARMUP_CALLS,
                         help="calls before the RSS the bound multiplies (default %(default)s; half of --calls at most)")
+    parser.add_argument("--check-every", type=int, default=CHECK_EVERY,
+                        help="calls between checkpoints (default %d; fewer to see a short soak's growth)" % CHECK_EVERY)
     parser.add_argument("--only", metavar="REGEX",
                         help="show only the items whose label matches (to find which kind of file a problem needs)")
     parser.add_argument("--env", metavar="NAME=VALUE", action="append", default=[],
@@ -313,7 +315,7 @@ class Soak:
 
     def call_all(self):
         started = time.monotonic()
-        next_check = CHECK_EVERY
+        next_check = self.args.check_every
         items = self.alternating()
         while self.shown < self.args.calls:
             self.step(items)
@@ -321,7 +323,7 @@ class Soak:
             self.sample_memory()
             if self.shown >= next_check or self.shown >= self.args.calls:
                 self.checkpoint(time.monotonic() - started)
-                next_check += CHECK_EVERY
+                next_check += self.args.check_every
 
     def alternating(self):
         """Good, hostile, good, hostile…: each list shuffled, and shuffled again when used up."""

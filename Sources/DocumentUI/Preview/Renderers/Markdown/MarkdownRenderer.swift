@@ -53,6 +53,7 @@ public final class MarkdownRenderer: PreviewRenderer {
 
         let buffer = gtk_source_buffer_new(nil)
         source = gtk_source_view_new_with_buffer(buffer)
+        g_object_ref_sink(raw(source))  // held by the renderer too (see deinit)
         g_object_unref(raw(buffer!))
         gtk_text_view_set_editable(cast(source), 0)
         gtk_text_view_set_monospace(cast(source), 1)
@@ -70,6 +71,11 @@ public final class MarkdownRenderer: PreviewRenderer {
         connectSignal(raw(toggle), "toggled") { [weak self] in
             MainActor.assumeIsolated { self?.showSource(gtk_toggle_button_get_active(cast(self?.toggle)) != 0) }
         }
+    }
+
+    /// A source view that drew its line numbers stays alive by itself (`dossier_source_view_release`).
+    isolated deinit {
+        dossier_source_view_release(source)
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {

@@ -56,7 +56,14 @@ public final class MediaRenderer: PreviewRenderer {
         }
         let stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
         self.stream = stream
-        try await waitUntilPrepared(stream)
+        do {
+            try await waitUntilPrepared(stream)
+        } catch {
+            // The stream's pipeline and its threads go now, not with the page.
+            gtk_media_file_clear(stream.cast())
+            self.stream = nil
+            throw error
+        }
         gtk_media_controls_set_media_stream(cast(controls), file)
 
         let isVideo = probe.hasVideo
@@ -129,7 +136,12 @@ public final class MediaRenderer: PreviewRenderer {
                 try? await Task.sleep(for: Self.prepareTimeout)
                 outcome.finish(.failure(PreviewError(tr("The media file could not be played: %s", tr("it did not start in time")))))
             }
-            await outcome.wait()
+            // A page let go of while its stream prepares stops waiting at once.
+            await withTaskCancellationHandler {
+                await outcome.wait()
+            } onCancel: {
+                Task { @MainActor in outcome.finish(.failure(PreviewError(tr("Cancelled")))) }
+            }
             timeout.cancel()
             prepared.disconnect(from: stream.pointer)
             failed.disconnect(from: stream.pointer)

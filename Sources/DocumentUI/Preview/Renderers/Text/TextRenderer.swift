@@ -13,6 +13,7 @@ public final class TextRenderer: PreviewRenderer {
     nonisolated static let limit = 256 << 10
 
     public let view: Widget
+    /// Held by the renderer too (see `deinit`).
     private let source: Widget
     private let note: Widget
     private let encodingMenu = EncodingMenu()
@@ -24,6 +25,7 @@ public final class TextRenderer: PreviewRenderer {
     public init() {
         let buffer = gtk_source_buffer_new(nil)
         source = gtk_source_view_new_with_buffer(buffer)
+        g_object_ref_sink(raw(source))
         g_object_unref(raw(buffer!))
         gtk_text_view_set_editable(cast(source), 0)
         gtk_text_view_set_monospace(cast(source), 1)
@@ -46,6 +48,11 @@ public final class TextRenderer: PreviewRenderer {
         view = makeBox(GTK_ORIENTATION_VERTICAL, [note, scrolled, encodingMenu.button])
         encodingMenu.install(on: view)
         encodingMenu.onChoose = { [weak self] encoding in self?.reopen(as: encoding) }
+    }
+
+    /// A source view that drew its line numbers stays alive by itself (`dossier_source_view_release`).
+    isolated deinit {
+        dossier_source_view_release(source)
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
