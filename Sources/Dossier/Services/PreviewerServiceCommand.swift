@@ -31,7 +31,19 @@ struct PreviewerServiceCommand {
             return 1
         }
         TemporaryFiles.keepInCache()
+        Self.keepLargeBlocksOutOfTheHeaps()
         return MainActor.assumeIsolated { Self.serve() }
+    }
+
+    /// Every block of 128 KB or more is mapped on its own and unmapped when freed. glibc's
+    /// threshold otherwise rises to the largest block freed (up to 32 MB), after which blocks
+    /// of that size come from the heaps, and a service that allocates a file's worth at a time
+    /// (a text's 256 KB, a table's rows, a page's pixels) keeps its peak in them. In a soak of
+    /// text kinds alone (`tools/soak.py --only`, 600 calls) the anonymous memory at the
+    /// checkpoints went from 26 to 106 MB; with the fixed threshold, from 22 to 60 MB.
+    private static func keepLargeBlocksOutOfTheHeaps() {
+        _ = mallopt(M_MMAP_THRESHOLD, 128 << 10)
+        _ = mallopt(M_TRIM_THRESHOLD, 128 << 10)
     }
 
     @MainActor
