@@ -13,7 +13,8 @@ struct PreviewerReport {
     func printHeader() {
         print("Previewer: ShowFile to content on screen, Dossier vs \(sushiVersion), cold and warm")
         print("  \(rounds.passes) passes; in each, per kind and previewer, \(rounds.cold) cold then \(rounds.warm) warm showings,"
-              + " Dossier's and Sushi's series one after the other (who goes first alternates)")
+              + " Dossier's and Sushi's series one after the other (who goes first alternates);"
+              + " a series stops at its second showing over \(Int(PreviewerBenchmark.slow)) s")
         print("  at start: \(Self.machineState())")
     }
 

@@ -62,7 +62,7 @@ final class PreviewerService {
             if kill(pid_t(pid), 0) != 0 { break }
             usleep(20_000)
         }
-        usleep(300_000)
+        usleep(150_000)
     }
 
     /// One ShowFile, timed until the content is on screen (seconds; nil if it never came);
@@ -106,7 +106,7 @@ final class PreviewerService {
         while clock.now - closing < .seconds(10), windowMiddle() != nil {
             usleep(10_000)
         }
-        usleep(300_000)
+        usleep(150_000)
         return shownAt
     }
 
