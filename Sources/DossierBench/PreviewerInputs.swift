@@ -9,6 +9,11 @@ struct PreviewerInput {
         /// 500 ms; the time is when it last changed. A spinner never counts: it is nearly flat
         /// and keeps turning; nor does a state the previewer passes through on its way.
         case steady
+        /// The same over the whole window below its header: for a folder, where Sushi turns a
+        /// spinner beside the name until it has counted the items (Dossier counts before it
+        /// shows the page). Not for the rest: a PDF's page sidebar fills in after the page, and
+        /// an overlay scrollbar fades out a second after a text shows.
+        case steadyEverywhere
         /// The first picture of a moving image: Sushi plays a video at once, so it never stands
         /// still; the picture is far busier than any window without it.
         case firstFrame
@@ -74,7 +79,7 @@ enum PreviewerInputs {
                 : PreviewerInput(label: "ODT, 4 pages", url: try made("letter.odt") { try GeneratedDocuments.openDocumentText(at: $0, pages: 4) },
                                  readiness: .steady, note: "both convert it with LibreOffice"),
             PreviewerInput(label: "10,000-file folder", url: try made("folder") { try GeneratedDocuments.folder(at: $0, files: 10_000) },
-                           readiness: .steady, note: "Sushi shows the folder's size, not a list"),
+                           readiness: .steadyEverywhere, note: "both show the folder's icon, item count and size, not a list"),
             PreviewerInput(label: "1,000-entry zip", url: try made("archive.zip") { try GeneratedDocuments.zip(at: $0, entries: 1000) },
                            readiness: .steady, note: "Sushi shows the file's size and type, not a list"),
             PreviewerInput(label: "200 KB Markdown", url: try made("notes.md") { try GeneratedDocuments.markdown(at: $0, bytes: 200 << 10) },

@@ -78,7 +78,8 @@ final class PreviewerService {
         while clock.now - start < Self.patience {
             var spread = 0.0
             var checksum: UInt64 = 0
-            guard let region = windowMiddle(), dossier_x11_region(display, region.x, region.y, region.width, region.height,
+            guard let region = readiness == .steadyEverywhere ? window(middle: false) : window(middle: true),
+                  dossier_x11_region(display, region.x, region.y, region.width, region.height,
                                                                &spread, &checksum) == 1 else {
                 usleep(4_000)
                 continue
@@ -89,7 +90,7 @@ final class PreviewerService {
                 // testsrc2's colour bars: a spread in the thousands; the window around them, a
                 // spinner or controls on a flat background, stays far below.
                 if spread > 1000 { shownAt = Measure.seconds(now - start) }
-            case .steady:
+            case .steady, .steadyEverywhere:
                 if spread > 150 && checksum == lastChecksum {
                     if let since = stableSince, now - since >= Self.stillness { shownAt = Measure.seconds(since - start) }
                 } else {
@@ -103,23 +104,25 @@ final class PreviewerService {
         if shownAt != nil, let screenshots { keepScreenshot(screenshots.appendingPathComponent(name + ".png")) }
         _ = call("org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2", "Close", nil)
         let closing = clock.now
-        while clock.now - closing < .seconds(10), windowMiddle() != nil {
+        while clock.now - closing < .seconds(10), window(middle: true) != nil {
             usleep(10_000)
         }
         usleep(150_000)
         return shownAt
     }
 
-    /// The middle of the largest window on screen (under a bare X server, the previewer's),
-    /// below its header bar: 60% of its width, 50% of its height. Not the whole window: a
-    /// PDF's page sidebar fills in after the page, and an overlay scrollbar fades out a second
-    /// after the text shows; neither is the content, and both would keep the window changing.
-    private func windowMiddle() -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
+    /// The largest window on screen (under a bare X server, the previewer's) below its header
+    /// bar; or its middle: 60% of its width, 50% of its height. Mostly the middle: a PDF's page
+    /// sidebar fills in after the page, and an overlay scrollbar fades out a second after a text
+    /// shows; neither is the content, and both would keep the window changing.
+    private func window(middle: Bool) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
         var x: Int32 = 0, y: Int32 = 0, width: UInt32 = 0, height: UInt32 = 0
         guard dossier_x11_largest_window(display, &x, &y, &width, &height) == 1 else { return nil }
         let screenWidth = Int32(XDisplayWidth(display, 0)), screenHeight = Int32(XDisplayHeight(display, 0))
-        let left = max(x + Int32(width) / 5, 0), top = max(y + 60 + Int32(height) / 5, 0)
-        let right = min(x + Int32(width) * 4 / 5, screenWidth), bottom = min(y + Int32(height) * 7 / 10, screenHeight)
+        let w = Int32(width), h = Int32(height)
+        var left = x + 4, top = y + 50, right = x + w - 4, bottom = y + h - 4
+        if middle { left = x + w / 5; top = y + 60 + h / 5; right = x + w * 4 / 5; bottom = y + h * 7 / 10 }
+        left = max(left, 0); top = max(top, 0); right = min(right, screenWidth); bottom = min(bottom, screenHeight)
         guard right - left > 20, bottom - top > 20 else { return nil }
         return (left, top, UInt32(right - left), UInt32(bottom - top))
     }
