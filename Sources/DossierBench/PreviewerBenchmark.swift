@@ -17,7 +17,7 @@ import Foundation
 enum PreviewerBenchmark {
     /// Showings per series and passes over every kind: `DOSSIER_BENCH_ROUNDS="cold,warm,passes"`.
     struct Rounds {
-        var cold = 3, warm = 5, passes = 3
+        var cold = 3, warm = 3, passes = 3
     }
 
     static func run() throws {

@@ -78,9 +78,8 @@ final class PreviewerService {
         while clock.now - start < Self.patience {
             var spread = 0.0
             var checksum: UInt64 = 0
-            guard let region = readiness == .steadyEverywhere ? window(middle: false) : window(middle: true),
-                  dossier_x11_region(display, region.x, region.y, region.width, region.height,
-                                                               &spread, &checksum) == 1 else {
+            guard let region = window(middle: readiness != .steadyEverywhere),
+                  dossier_x11_region(display, region.x, region.y, region.width, region.height, &spread, &checksum) == 1 else {
                 usleep(4_000)
                 continue
             }
