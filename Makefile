@@ -146,6 +146,7 @@ bench: deps mime
 	XDG_DATA_HOME=$(BENCH_HOME)/data XDG_CACHE_HOME=$(BENCH_HOME)/cache \
 	  XDG_CONFIG_HOME=$(BENCH_HOME)/config XDG_STATE_HOME=$(BENCH_HOME)/state \
 	  XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+	  DOSSIER_BENCH_INPUTS=$(BUILD)/bench-inputs \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
 	  bash tools/test-session.sh $(BENCH_BUILD)/release/DossierBench previewer browser
 

@@ -75,19 +75,19 @@ struct PreviewerServiceCommand {
     }
 
     /// Opens the display before the application starts. GDK probes OpenGL when it opens an
-    /// X11 display, and with GL the first frame waits for its renderer. Where GL can only be
+    /// X11 display (and Vulkan too from GTK 4.16), and with GL the first frame waits for its renderer. Where GL can only be
     /// drawn in software (no GPU, or an X server without direct rendering: Mesa's llvmpipe)
     /// that costs more than it gives: loading the driver and compiling GTK's shaders with LLVM
     /// take a few hundred ms of CPU on a cold start, and llvmpipe draws GTK 4.8's frames no
     /// faster than cairo. There, and with `GSK_RENDERER=cairo`, GL is left out and GTK draws
-    /// with cairo. An explicit `GSK_RENDERER`, or the variable that turns GL off, is left alone. The setting is
+    /// with cairo (from GTK 4.16 Vulkan is turned off with GL). An explicit `GSK_RENDERER`, or the variable that turns GL off, is left alone. The setting is
     /// gone again before any thread starts: applications opened from the previewer do not
     /// inherit it. GTK's settings are made here too, with libadwaita's empty theme
     /// (`Display.loadTheme`); `adw_init` comes after, while other threads may run.
     @MainActor
     private static func openDisplay() {
         let renderer = getenv("GSK_RENDERER").map { String(cString: $0) }
-        // GDK_DISABLE=gl from GTK 4.16, GDK_DEBUG=gl-disable before (CGtk's compat.h).
+        // GDK_DISABLE=gl,vulkan from GTK 4.16, GDK_DEBUG=gl-disable before (CGtk's compat.h).
         let variable = dossier_gl_disable_variable()!
         let skipGL = getenv(variable) == nil && (renderer == "cairo" || (renderer == nil && dossier_gl_is_software() != 0))
         if skipGL { setenv(variable, dossier_gl_disable_value(), 0) }

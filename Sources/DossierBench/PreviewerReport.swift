@@ -1,0 +1,110 @@
+import Foundation
+
+/// What the previewer bench prints: the machine's state, how many showings, the Sushi it
+/// measured, and a line per cell with the aims of issue 19: every cell ≤ 0.5× Sushi's time,
+/// and a warm showing within two frames (33 ms) wherever Sushi takes longer than that.
+struct PreviewerReport {
+    static let ratioAim = 0.5
+    static let warmAim = 0.033
+
+    let rounds: PreviewerBenchmark.Rounds
+    let sushiVersion: String
+
+    func printHeader() {
+        print("Previewer: ShowFile to content on screen, Dossier vs \(sushiVersion), cold and warm")
+        print("  \(rounds.passes) passes; in each, per kind and previewer, \(rounds.cold) cold then \(rounds.warm) warm showings,"
+              + " Dossier's and Sushi's series one after the other (who goes first alternates);"
+              + " a series stops at its second showing over \(Int(PreviewerBenchmark.slow)) s")
+        print("  at start: \(Self.machineState())")
+    }
+
+    func printFooter() {
+        print("  at end:   \(Self.machineState())")
+    }
+
+    func printCells(_ inputs: [PreviewerInput], _ results: PreviewerResults) {
+        print("  Median of the \(rounds.passes) passes' medians (min–max of the \(rounds.passes)); ratio: Dossier's time / Sushi's,"
+              + " median of the passes' ratios (min–max)")
+        print("  " + pad("kind", 20) + pad("", 6) + pad("Dossier ms", 18) + pad("Sushi ms", 18) + pad("ratio", 19) + "aim")
+        var misses = 0
+        for input in inputs {
+            guard input.url != nil else {
+                print("  " + pad(input.label, 20) + (input.note ?? "skipped"))
+                continue
+            }
+            for temperature in PreviewerResults.Temperature.allCases {
+                let ours = results.medians(kind: input.label, temperature: temperature, previewer: .dossier)
+                let theirs = results.medians(kind: input.label, temperature: temperature, previewer: .sushi)
+                let ratios = zip(ours, theirs).map { $0 / $1 }.filter { $0.isFinite }
+                let ratio = Measure.median(ratios)
+                let verdict = aim(ratio: ratio, ours: Measure.median(ours), theirs: Measure.median(theirs), temperature: temperature)
+                if verdict != "holds" { misses += 1 }
+                print("  " + pad(input.label, 20) + pad(temperature.rawValue, 6) + pad(milliseconds(ours), 18)
+                      + pad(milliseconds(theirs), 18) + pad(spread(ratios, format: "%.2f"), 19) + verdict)
+            }
+        }
+        for input in inputs where input.url != nil {
+            if let note = input.note { print("  \(input.label): \(note)") }
+        }
+        print("  \(misses == 0 ? "Every cell meets its aim" : "\(misses) cells miss their aim") (≤ \(Self.ratioAim)× Sushi;"
+              + " warm ≤ \(Int(Self.warmAim * 1000)) ms where Sushi is slower)")
+    }
+
+    private func aim(ratio: Double, ours: Double, theirs: Double, temperature: PreviewerResults.Temperature) -> String {
+        guard ratio.isFinite, ours.isFinite, theirs.isFinite else { return "not measured" }
+        var missed: [String] = []
+        if ratio > Self.ratioAim { missed.append("> \(Self.ratioAim)×") }
+        if temperature == .warm, theirs > Self.warmAim, ours > Self.warmAim { missed.append("> \(Int(Self.warmAim * 1000)) ms") }
+        return missed.isEmpty ? "holds" : "misses: " + missed.joined(separator: ", ")
+    }
+
+    private func milliseconds(_ seconds: [Double]) -> String {
+        spread(seconds.map { $0 * 1000 }, format: "%.0f")
+    }
+
+    /// "median (min–max)" of `values`, or "no showing" when none came.
+    private func spread(_ values: [Double], format: String) -> String {
+        let finite = values.filter { $0.isFinite }
+        guard let low = finite.min(), let high = finite.max() else { return "no showing" }
+        let missing = values.count - finite.count
+        return String(format: format, Measure.median(finite)) + " (" + String(format: format, low) + "–" + String(format: format, high) + ")"
+            + (missing > 0 ? " \(missing) failed" : "")
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// The Sushi that was measured, as Debian's package names it.
+    static func sushiVersion() -> String {
+        let version = (try? Measure.run("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "gnome-sushi"]))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !version.isEmpty else { return "Sushi (version not known: dpkg-query found no gnome-sushi)" }
+        // "43.0-2" is upstream 43.0, Debian revision 2.
+        let upstream = version.split(separator: ":").last.map { String($0.split(separator: "-").first ?? $0) } ?? version
+        return "Sushi \(upstream) (gnome-sushi \(version))"
+    }
+
+    /// The CPU frequencies the kernel reports (cpufreq's current, else /proc/cpuinfo's "cpu MHz")
+    /// and the load averages.
+    static func machineState() -> String {
+        var megahertz: [Int] = []
+        for cpu in 0..<256 {
+            let path = "/sys/devices/system/cpu/cpu\(cpu)/cpufreq/scaling_cur_freq"
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { break }
+            if let kilohertz = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) { megahertz.append(kilohertz / 1000) }
+        }
+        if megahertz.isEmpty, let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) {
+            for line in cpuinfo.split(separator: "\n") where line.hasPrefix("cpu MHz") {
+                if let value = line.split(separator: ":").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {
+                    megahertz.append(Int(value.rounded()))
+                }
+            }
+        }
+        let frequency = megahertz.isEmpty ? "CPU frequency not reported"
+            : "CPU " + megahertz.map(String.init).joined(separator: ", ") + " MHz"
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))
+            .map { "load " + $0.split(separator: " ").prefix(3).joined(separator: " ") + " (1, 5, 15 min)" } ?? "load not reported"
+        return "\(frequency); \(load); \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    }
+}
