@@ -63,8 +63,7 @@ final class ScreenWatch {
     /// thumbnail is made: what the first screenful holds when it is done.
     func doneScreenful() -> UInt32? {
         guard let region = gridRegion() else { return nil }
-        pointAtGrid(region)
-        _ = try? Measure.run(Self.xdotool, ["click", "--repeat", "400", "--delay", "1", "4"])
+        scrollToTop(region)
         pointAway()
         usleep(1_500_000)
         screenshot("done")
@@ -93,7 +92,8 @@ final class ScreenWatch {
         return Double(high - low) <= Double(high) * 0.02
     }
 
-    /// Four wheel bursts of 1.5 s (down, up, down, up) over the grid; the intervals in ms
+    /// Four wheel bursts of 1.5 s (down, up, down, up) over the grid, a click every 8 ms (GTK
+    /// takes one per frame); the intervals in ms
     /// between consecutive frames that redrew at least 40 % of the grid, within a burst, read
     /// from the X server's DAMAGE reports (server time, whole ms).
     func scrollFrames() -> [Double] {
@@ -151,13 +151,10 @@ final class ScreenWatch {
     }
 
     /// Walks down the grid a little less than a screenful at a time, waiting at each until it
-    /// is done (no change for 2.5 s, at most 15 s), until `done` holds:
+    /// is done (no change for 1 s, at most 15 s), until `done` holds:
     /// seconds from `start` then, or nil after `timeout` seconds.
     func walk(until done: () -> Bool, since start: ContinuousClock.Instant, timeout: Double) -> Double? {
-        if let region = gridRegion() {
-            pointAtGrid(region)
-            _ = try? Measure.run(Self.xdotool, ["click", "--repeat", "400", "--delay", "1", "4"])  // back to the top
-        }
+        if let region = gridRegion() { scrollToTop(region) }
         while true {
             if done() { return Measure.seconds(ContinuousClock.now - start) }
             if Measure.seconds(ContinuousClock.now - start) > timeout { return nil }
@@ -167,11 +164,18 @@ final class ScreenWatch {
                 if done() { return Measure.seconds(ContinuousClock.now - start) }
                 guard let region = gridRegion(), let counts = colours(region) else { break }
                 samples.append((Measure.seconds(ContinuousClock.now - resting), counts.photo))
-                if counts.photo >= Self.minimumPhoto, isSteady(samples, for: 2.5) { break }
+                if counts.photo >= Self.minimumPhoto, isSteady(samples, for: 1) { break }
                 usleep(100_000)
             }
             _ = try? Measure.run(Self.xdotool, ["click", "--repeat", "8", "--delay", "20", "5"])
         }
+    }
+
+    /// Back to the top of the grid: a wheel click every 20 ms (more than a frame: GTK folds the
+    /// wheel clicks of one frame into one, so faster clicks are lost), enough for the whole folder.
+    private func scrollToTop(_ region: Region) {
+        pointAtGrid(region)
+        _ = try? Measure.run(Self.xdotool, ["click", "--repeat", "\(PhotoFolderBenchmark.count / 2 + 20)", "--delay", "20", "4"])
     }
 
     private func pointAtGrid(_ region: Region) {
