@@ -19,8 +19,9 @@ import Foundation
 ///   interval between consecutive frames that redrew most of the grid, within a burst;
 /// - **whole folder**: launch until every photo has a thumbnail in the cache (any size folder,
 ///   named by the MD5 of its URI as the thumbnail spec says), while the view walks down the
-///   folder a little less than a screenful at a time, waiting at each until it settles (no
-///   change for 1 s, at most 15 s), as someone looking through the photos would;
+///   folder from the top with Page Down, waiting at each page until it settles (no change for
+///   1 s, at most 15 s), as someone looking through the photos would (Dossier makes thumbnails
+///   only for the cells on and near the screen; Nautilus for the whole folder, visible first);
 /// - **memory** once the folder is done: the browser's resident memory, and its helper
 ///   processes' (thumbnailers) apart.
 /// Needs a display and a session bus (`make bench` starts both).

@@ -150,8 +150,8 @@ final class ScreenWatch {
         return intervals
     }
 
-    /// Walks down the grid a little less than a screenful at a time, waiting at each until it
-    /// is done (no change for 1 s, at most 15 s), until `done` holds:
+    /// Walks down the grid from the top with Page Down (the grid's own keyboard paging), waiting
+    /// at each page until it is done (no change for 1 s, at most 15 s), until `done` holds:
     /// seconds from `start` then, or nil after `timeout` seconds.
     func walk(until done: () -> Bool, since start: ContinuousClock.Instant, timeout: Double) -> Double? {
         if let region = gridRegion() { scrollToTop(region) }
@@ -167,15 +167,19 @@ final class ScreenWatch {
                 if counts.photo >= Self.minimumPhoto, isSteady(samples, for: 1) { break }
                 usleep(100_000)
             }
-            _ = try? Measure.run(Self.xdotool, ["click", "--repeat", "8", "--delay", "20", "5"])
+            _ = try? Measure.run(Self.xdotool, ["key", "Page_Down"])
         }
     }
 
-    /// Back to the top of the grid: a wheel click every 20 ms (more than a frame: GTK folds the
-    /// wheel clicks of one frame into one, so faster clicks are lost), enough for the whole folder.
+    /// Back to the top of the grid with the keyboard: a click on the grid (it selects an item
+    /// and gives the window the keyboard: a bare X server has no window manager), then Home.
+    /// The wheel cannot do it surely: a burst of wheel clicks may fling the view on (kinetic
+    /// scrolling), and GTK folds the clicks of one frame into one.
     private func scrollToTop(_ region: Region) {
         pointAtGrid(region)
-        _ = try? Measure.run(Self.xdotool, ["click", "--repeat", "\(PhotoFolderBenchmark.count / 2 + 20)", "--delay", "20", "4"])
+        _ = try? Measure.run(Self.xdotool, ["click", "1"])
+        _ = try? Measure.run(Self.xdotool, ["key", "Home"])
+        usleep(1_500_000)
     }
 
     private func pointAtGrid(_ region: Region) {
