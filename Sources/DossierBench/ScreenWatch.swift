@@ -96,11 +96,11 @@ final class ScreenWatch {
     /// takes one per frame); the intervals in ms
     /// between consecutive frames that redrew at least 40 % of the grid, within a burst, read
     /// from the X server's DAMAGE reports (server time, whole ms).
-    func scrollFrames() -> [Double] {
-        guard let region = gridRegion() else { return [] }
+    func scrollFrames() -> (intervals: [Double], redraws: Int) {
+        guard let region = gridRegion() else { return ([], 0) }
         var eventBase: Int32 = 0
         let damage = dossier_x11_damage_watch(display, region.window, &eventBase)
-        guard damage != 0 else { return [] }
+        guard damage != 0 else { return ([], 0) }
         defer { dossier_x11_damage_stop(display, damage) }
         pointAtGrid(region)
         var bursts: [(from: UInt, to: UInt)] = []
@@ -147,7 +147,8 @@ final class ScreenWatch {
             guard bursts.contains(where: { previous.time >= $0.from && next.time <= $0.to }) else { continue }
             intervals.append(Double(next.time &- previous.time))
         }
-        return intervals
+        let redraws = frames.filter { frame in bursts.contains { frame.time >= $0.from && frame.time <= $0.to } }.count
+        return (intervals, redraws)
     }
 
     /// Walks down the grid from the top with Page Down (the grid's own keyboard paging), waiting

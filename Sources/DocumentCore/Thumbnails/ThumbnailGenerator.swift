@@ -8,8 +8,8 @@ import GObjectSupport
 ///
 /// A request names a file, a size in logical pixels and a scale, and the representations
 /// wanted. The icon comes at once (from the name's type); a quick low-quality picture next
-/// where one exists (a smaller size already cached, or the EXIF thumbnail of a JPEG); the full
-/// thumbnail last, from the cache when valid, else made by a built-in or external thumbnailer
+/// where one exists (a smaller size already cached, or the EXIF thumbnail of a JPEG), ahead of
+/// the full thumbnails of other requests (`quickPictureLead`); the full thumbnail last, from the cache when valid, else made by a built-in or external thumbnailer
 /// and cached. Work runs on a bounded pool of threads (one per core by default), highest
 /// priority first; queued requests hold no pixels, so memory stays bounded however many wait.
 public final class ThumbnailGenerator: @unchecked Sendable {
@@ -87,7 +87,16 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         let id: Int
         var request: Request
         let handler: @Sendable (Result<Representation, ThumbnailError>) -> Void
+        /// The quick picture was tried: what is left is the thumbnail.
+        var quickPictureTried = false
     }
+
+    /// How far below its priority a request's thumbnail waits once its quick picture is
+    /// shown: the quick pictures of every request up to this much less urgent come first, and
+    /// the thumbnails of requests that had none to show (still an icon). A screenful of cells
+    /// then shows pictures in the time of a few EXIF thumbnails rather than after one full
+    /// decode per cell, and the full thumbnails follow.
+    public static let quickPictureLead = 1 << 39
 
     private let condition = NSCondition()
     private var pending = ThumbnailJobQueue<Job>()
@@ -227,8 +236,9 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         func deliver(_ result: Result<Representation, ThumbnailError>) {
             if !isCancelled(job.id) { job.handler(result) }
         }
-        if request.representations.contains(.lowQuality), let quick = quickPicture(of: request.url, below: size) {
+        if request.representations.contains(.lowQuality), !job.quickPictureTried, let quick = quickPicture(of: request.url, below: size) {
             deliver(.success(.lowQuality(quick)))
+            if request.representations.contains(.thumbnail), requeueThumbnail(of: job) { return }
         }
         guard request.representations.contains(.thumbnail), !isCancelled(job.id) else { return finish(job.id) }
         do {
@@ -237,6 +247,20 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             deliver(.failure(error))
         }
         finish(job.id)
+    }
+
+    /// Puts `job`'s thumbnail back in the queue, `quickPictureLead` below its priority; false
+    /// when it was cancelled meanwhile.
+    private func requeueThumbnail(of job: Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !cancelled.contains(job.id) else { return false }
+        running.remove(job.id)
+        var rest = job
+        rest.quickPictureTried = true
+        pending.insert(rest, id: job.id, priority: job.request.priority - Self.quickPictureLead)
+        condition.signal()
+        return true
     }
 
     private func finish(_ id: Int) {
