@@ -10,15 +10,17 @@ import Foundation
 /// (`SampleFiles`: images, PDF, text, code, HTML, Markdown, CSV, video, audio, fonts, archives,
 /// office documents, a folder), shown in turn as Nautilus shows them (`ShowFile`, the window
 /// kept open from one to the next, closed every tenth), each until its window has settled (at
-/// most 3 s). Each reading is taken with the window closed for 2 s. The service's own figure
-/// and its helper processes' (WebKit's web and network processes and what else it started)
-/// are apart. Needs a display and a session bus (`make bench` starts both).
+/// most 3 s). The pass readings are taken in one state: a small text shown and settled; the
+/// last one 60 s after the window closed (a service that quit then reads "quit", 0 MB). The
+/// service's own figure and its helper processes' (its descendants and this session's WebKit
+/// processes) are apart. Needs a display and a session bus (`make bench` starts both).
 enum MemoryBenchmark {
     static let sushi = "/usr/libexec/org.gnome.NautilusPreviewer"
     static let showings = 100
     static let laterSeconds: UInt32 = 60
 
     struct Reading {
+        /// NaN when no process owned the name (the service had quit).
         var own = Double.nan
         var helpers = Double.nan
         var helperNames: [String] = []
@@ -49,6 +51,8 @@ enum MemoryBenchmark {
             .appendingPathComponent("dbus-1/services/org.gnome.NautilusPreviewer.service")
 
         var readings: [String: [Reading]] = [:]
+        var peaks: [String: Double] = [:]
+        let reference = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("data/samples/notes.txt")
         for previewer in ["Dossier", "Sushi"] {
             try? FileManager.default.removeItem(at: serviceFile)
             if previewer == "Dossier" {
@@ -57,55 +61,66 @@ enum MemoryBenchmark {
             }
             _ = PreviewerBus.call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig", nil)
             PreviewerBus.stopService(bus)
-            guard PreviewerBus.start(bus), let pid = PreviewerBus.servicePID(bus) else {
+            guard PreviewerBus.start(bus), PreviewerBus.servicePID(bus) != nil else {
                 print("Memory: \(previewer)'s service did not start")
                 continue
             }
             usleep(2_000_000)
-            var series = [reading(pid)]
+            var series = [reading(bus)]
+            var peakHelpers = 0.0
             for index in 0..<showings {
                 show(files[index % files.count], display: display, bus: bus)
-                if index % 10 == 9 || index == files.count - 1 || index == showings - 1 {
+                peakHelpers = max(peakHelpers, reading(bus).helpers)
+                if index % 10 == 9 {
                     _ = PreviewerBus.call(bus, "org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2", "Close", nil)
                 }
                 if index == files.count - 1 || index == showings - 1 {
-                    usleep(2_000_000)
-                    series.append(reading(pid))
+                    // The same state at each reading: one small text shown, settled.
+                    show(reference, display: display, bus: bus)
+                    usleep(1_000_000)
+                    series.append(reading(bus))
                 }
             }
+            _ = PreviewerBus.call(bus, "org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2", "Close", nil)
             sleep(laterSeconds)
-            series.append(reading(pid))
+            series.append(reading(bus))
+            peaks[previewer] = peakHelpers
             readings[previewer] = series
             PreviewerBus.stopService(bus)
         }
         try? FileManager.default.removeItem(at: serviceFile)
         _ = PreviewerBus.call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReloadConfig", nil)
-        report(readings, files: files)
+        report(readings, peaks: peaks, files: files)
     }
 
-    private static func report(_ readings: [String: [Reading]], files: [URL]) {
+    private static func report(_ readings: [String: [Reading]], peaks: [String: Double], files: [URL]) {
         let sushiVersion = ((try? Measure.run("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "gnome-sushi"])) ?? "")
             .split(separator: "-").first.map(String.init) ?? "?"
         print("Memory: the previewer service over \(showings) showings of \(files.count) files of every kind in turn, "
-              + "Dossier vs Sushi \(sushiVersion); resident MB, the service + its helper processes (WebKit…), window closed 2 s before each reading")
+              + "Dossier vs Sushi \(sushiVersion); resident MB, the service + its helper processes (WebKit…), read with a small text shown (the last 60 s after closing)")
         print("  load average \(PhotoFolderBenchmark.loadAverage())")
-        let columns = ["start", "after pass 1 (\(min(files.count, showings)))", "after \(showings)", "\(laterSeconds) s later"]
+        let columns = ["start", "after pass 1 (\(min(files.count, showings)))", "after \(showings)", "closed, \(laterSeconds) s later"]
         print("  " + "".padding(toLength: 10, withPad: " ", startingAt: 0)
               + columns.map { $0.padding(toLength: 22, withPad: " ", startingAt: 0) }.joined())
         for previewer in ["Dossier", "Sushi"] {
             guard let series = readings[previewer] else { continue }
-            let cells = series.map { String(format: "%5.0f + %-5.0f", $0.own, $0.helpers).padding(toLength: 22, withPad: " ", startingAt: 0) }
-            print("  " + previewer.padding(toLength: 10, withPad: " ", startingAt: 0) + cells.joined())
+            let cells = series.map { reading in
+                (reading.own.isNaN ? "quit" : String(format: "%5.0f + %-5.0f", reading.own, reading.helpers)).padding(toLength: 22, withPad: " ", startingAt: 0)
+            }
+            print("  " + previewer.padding(toLength: 10, withPad: " ", startingAt: 0) + cells.joined()
+                  + String(format: "  (helpers at most %.0f MB while showing)", peaks[previewer] ?? .nan))
         }
         guard let ours = readings["Dossier"], let theirs = readings["Sushi"], ours.count == 4, theirs.count == 4 else { return }
-        func total(_ reading: Reading) -> Double { reading.own + reading.helpers }
+        // A service that quit holds nothing.
+        func total(_ reading: Reading) -> Double { reading.own.isNaN ? 0 : reading.own + reading.helpers }
         // "No growth": within 5 % (or 5 MB) of the figure after the first pass.
         func grew(_ series: [Reading]) -> Double { max(total(series[2]), total(series[3])) - total(series[1]) }
         let allowance = max(5, total(ours[1]) * 0.05)
         print(String(format: "  growth after the first pass (largest later reading − after pass 1, with helpers): Dossier %+.0f MB, Sushi %+.0f MB (aim none, within %.0f MB: %@)",
                      grew(ours), grew(theirs), allowance, (grew(ours) <= allowance ? "met" : "missed") as NSString))
         for (label, index) in [("after \(showings)", 2), ("\(laterSeconds) s later", 3)] {
-            let ownRatio = ours[index].own / theirs[index].own, totalRatio = total(ours[index]) / total(theirs[index])
+            let ownRatio = (ours[index].own.isNaN ? 0 : ours[index].own) / (theirs[index].own.isNaN ? 0 : theirs[index].own)
+            let totalRatio = total(ours[index]) / total(theirs[index])
             print(String(format: "  %@: Dossier takes %.2f× Sushi's memory (service alone %.2f×) (aim ≤ 1×: %@)",
                          label as NSString, totalRatio, ownRatio, (totalRatio <= 1 && ownRatio <= 1 ? "met" : "missed") as NSString))
         }
@@ -115,9 +130,38 @@ enum MemoryBenchmark {
         }
     }
 
-    private static func reading(_ pid: pid_t) -> Reading {
+    /// The service now (whoever owns the name: a service may quit when idle and be started
+    /// again by the next call), and its helpers: its descendants, and the WebKit processes of
+    /// this session (WebKit may start them outside the service's own tree).
+    private static func reading(_ bus: OpaquePointer) -> Reading {
+        guard let pid = PreviewerBus.servicePID(bus) else { return Reading(own: .nan, helpers: 0, helperNames: []) }
         let tree = ProcessMemory.tree(pid)
-        return Reading(own: tree.own, helpers: tree.children, helperNames: tree.names)
+        var helpers = tree.children, names = tree.names
+        let descendants = Set(ProcessMemory.descendants(of: pid).map(\.pid))
+        for process in webProcessesOfThisSession() where !descendants.contains(process.pid) {
+            let size = ProcessMemory.megabytes(process.pid)
+            if !size.isNaN {
+                helpers += size
+                names.append(process.name)
+            }
+        }
+        return Reading(own: tree.own, helpers: helpers, helperNames: names)
+    }
+
+    /// WebKit's processes on this D-Bus session.
+    private static func webProcessesOfThisSession() -> [(pid: pid_t, name: String)] {
+        guard let address = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] else { return [] }
+        let marker = "DBUS_SESSION_BUS_ADDRESS=" + address
+        var found: [(pid: pid_t, name: String)] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                  let name = try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8), name.hasPrefix("WebKit"),
+                  let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+            if environment.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == marker }) {
+                found.append((pid, name.trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
+        }
+        return found
     }
 
     /// `data/samples` and every fixture kind, interleaved so kinds follow each other.
