@@ -149,6 +149,13 @@ bench: deps mime
 	  DOSSIER_BENCH_INPUTS=$(BUILD)/bench-inputs \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
 	  bash tools/test-session.sh $(BENCH_BUILD)/release/DossierBench previewer browser
+	@# The photo folder (1,000 12 MP JPEGs, made once into .build/bench-photos) against Nautilus,
+	@# and the previewer service's memory over time against Sushi: a session of their own.
+	XDG_DATA_HOME=$(BENCH_HOME)/data XDG_CACHE_HOME=$(BENCH_HOME)/cache \
+	  XDG_CONFIG_HOME=$(BENCH_HOME)/config XDG_STATE_HOME=$(BENCH_HOME)/state \
+	  XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
+	  bash tools/test-session.sh $(BENCH_BUILD)/release/DossierBench photo-folder memory
 
 # Fuzzing: every parser of outside data under libFuzzer and AddressSanitizer, FUZZ_SECONDS
 # each (FUZZ_TARGETS="markdown csv" for some), from the seeds in Tests/Fuzz/; tools/fuzz.sh

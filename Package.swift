@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "CDisplay", dependencies: ["CGtk"]),
         // Text in legacy encodings: the charset detector (see DocumentCore/Text/CharsetDetector.swift).
         .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
-        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "x11 xdamage", providers: [.apt(["libx11-dev", "libxdamage-dev"])]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive", "CPoppler"]),

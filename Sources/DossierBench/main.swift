@@ -13,6 +13,8 @@ let benchmarks: [String: () throws -> Void] = [
     "bookmarks": BookmarkBenchmark.run,
     "previewer": PreviewerBenchmark.run,
     "browser": BrowserBenchmark.run,
+    "photo-folder": PhotoFolderBenchmark.run,
+    "memory": MemoryBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

@@ -90,6 +90,73 @@ final class ThumbnailGeneratorTests: XCTestCase {
         XCTAssertTrue(order.prefix(2).contains(11), "the raised request ran first or next: \(order)")
     }
 
+    func testWaitingQuickPicturesComeBeforeFullThumbnailsAndPlaceholdersBeforeUpgrades() throws {
+        let folder = try TemporaryFolder()
+        let embedded = TestImage.encode(TestImage.gradient(width: 160, height: 120), as: "jpeg")
+        let photo = TestImage.encode(TestImage.gradient(width: 1600, height: 1200), as: "jpeg")
+        let cameras = try (0..<4).map {
+            try folder.write("camera-\($0).jpg", bytes: EXIF.inserting(into: photo, orientation: 1, thumbnail: embedded))
+        }
+        let plain = try folder.write("plain.png", bytes: TestImage.encode(TestImage.gradient(width: 900, height: 700), as: "png"))
+        // One worker, so the queue order is the order of work; it waits in its first delivery
+        // until every request is queued.
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")), workers: 1)
+        let deliveries = Deliveries()
+        let queued = DispatchSemaphore(value: 0)
+        for (index, file) in cameras.enumerated() {
+            generator.generate(.init(url: file, size: 128, representations: [.lowQuality, .thumbnail], priority: 10 - index)) {
+                if deliveries.all.isEmpty { queued.wait() }
+                deliveries.record($0, tag: "\(index) ")
+            }
+        }
+        // The least urgent, with no quick picture to show (a PNG never cached).
+        generator.generate(.init(url: plain, size: 128, representations: [.lowQuality, .thumbnail], priority: 0)) {
+            deliveries.record($0, tag: "plain ")
+        }
+        queued.signal()
+        XCTAssertTrue(eventually(timeout: 300) { deliveries.all.count == 9 })
+        XCTAssertEqual(deliveries.all, [
+            "0 low", "1 low", "2 low", "3 low",
+            "plain thumbnail generated",
+            "0 thumbnail generated", "1 thumbnail generated", "2 thumbnail generated", "3 thumbnail generated",
+        ])
+    }
+
+    func testACancelledRequestWhoseQuickPictureWasShownStillCachesItsThumbnailForNoOne() throws {
+        let folder = try TemporaryFolder()
+        let embedded = TestImage.encode(TestImage.gradient(width: 160, height: 120), as: "jpeg")
+        let photo = try folder.write("camera.jpg", bytes: EXIF.inserting(
+            into: TestImage.encode(TestImage.gradient(width: 1600, height: 1200), as: "jpeg"), orientation: 1, thumbnail: embedded))
+        let other = try folder.write("other.png", bytes: TestImage.encode(TestImage.gradient(width: 300, height: 200), as: "png"))
+        let cache = ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails"))
+        let generator = ThumbnailGenerator(cache: cache, workers: 1)
+        let deliveries = Deliveries()
+        let shown = DispatchSemaphore(value: 0), cancelled = DispatchSemaphore(value: 0)
+        let handle = generator.generate(.init(url: photo, size: 128, representations: [.lowQuality, .thumbnail], priority: 5)) {
+            deliveries.record($0, tag: "photo ")
+            if deliveries.all.count == 1 {
+                shown.signal()
+                cancelled.wait()  // the cell scrolls away while its quick picture is on screen
+            }
+        }
+        XCTAssertEqual(shown.wait(timeout: .now() + 60), .success)
+        handle.cancel()
+        // Below the photo's deferred thumbnail: once it arrives, that thumbnail has been made.
+        generator.generate(.init(url: other, size: 128, representations: .thumbnail,
+                                 priority: 5 - ThumbnailGenerator.quickPictureLead - 1)) { deliveries.record($0, tag: "end ") }
+        cancelled.signal()
+        XCTAssertTrue(eventually(timeout: 300) { deliveries.all.last?.hasPrefix("end ") == true })
+        XCTAssertEqual(deliveries.all, ["photo low", "end thumbnail generated"], "nothing more was delivered for the cancelled request")
+        // Named by the MD5 of the file's URI (Thumbnail Managing Standard).
+        let uri = try XCTUnwrap(g_filename_to_uri(photo.path, nil, nil))
+        let checksum = try XCTUnwrap(g_compute_checksum_for_string(G_CHECKSUM_MD5, uri, -1))
+        let name = String(cString: checksum) + ".png"
+        g_free(uri)
+        g_free(checksum)
+        let thumbnails = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("thumbnails/normal").path)
+        XCTAssertTrue(thumbnails.contains(name), "the photo's thumbnail is in the cache: \(thumbnails)")
+    }
+
     func testThousandsOfQueuedRequestsHoldNoPixels() throws {
         let folder = try TemporaryFolder()
         let image = try folder.write("one.png", bytes: TestImage.encode(TestImage.gradient(width: 2000, height: 1500), as: "png"))

@@ -8,8 +8,8 @@ import GObjectSupport
 ///
 /// A request names a file, a size in logical pixels and a scale, and the representations
 /// wanted. The icon comes at once (from the name's type); a quick low-quality picture next
-/// where one exists (a smaller size already cached, or the EXIF thumbnail of a JPEG); the full
-/// thumbnail last, from the cache when valid, else made by a built-in or external thumbnailer
+/// where one exists (a smaller size already cached, or the EXIF thumbnail of a JPEG), ahead of
+/// the full thumbnails of other requests (`quickPictureLead`); the full thumbnail last, from the cache when valid, else made by a built-in or external thumbnailer
 /// and cached. Work runs on a bounded pool of threads (one per core by default), highest
 /// priority first; queued requests hold no pixels, so memory stays bounded however many wait.
 public final class ThumbnailGenerator: @unchecked Sendable {
@@ -87,12 +87,27 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         let id: Int
         var request: Request
         let handler: @Sendable (Result<Representation, ThumbnailError>) -> Void
+        /// The quick picture was tried: what is left is the thumbnail.
+        var quickPictureTried = false
     }
+
+    /// How far below its priority a request's thumbnail waits once its quick picture is
+    /// shown: the quick pictures of every request up to this much less urgent come first, and
+    /// the thumbnails of requests that had none to show (still an icon). A screenful of cells
+    /// then shows pictures in the time of a few EXIF thumbnails rather than after one full
+    /// decode per cell, and the full thumbnails follow. Once its quick picture is shown, a
+    /// request's thumbnail is made and cached even if the request is then cancelled (a cell
+    /// scrolled away before its upgrade): nothing more is delivered for it, and the folder's
+    /// cache still fills as the user looks through it.
+    public static let quickPictureLead = 1 << 39
 
     private let condition = NSCondition()
     private var pending = ThumbnailJobQueue<Job>()
     private var running: Set<Int> = []
     private var cancelled: Set<Int> = []
+    /// Requests whose quick picture was delivered and whose thumbnail waits or is being made:
+    /// cancelling one stops its deliveries, not the thumbnail (see `quickPictureLead`).
+    private var finishing: Set<Int> = []
     private var nextID = 0
     private var started = 0
 
@@ -227,10 +242,11 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         func deliver(_ result: Result<Representation, ThumbnailError>) {
             if !isCancelled(job.id) { job.handler(result) }
         }
-        if request.representations.contains(.lowQuality), let quick = quickPicture(of: request.url, below: size) {
+        if request.representations.contains(.lowQuality), !job.quickPictureTried, let quick = quickPicture(of: request.url, below: size) {
             deliver(.success(.lowQuality(quick)))
+            if request.representations.contains(.thumbnail) { return requeueThumbnail(of: job) }
         }
-        guard request.representations.contains(.thumbnail), !isCancelled(job.id) else { return finish(job.id) }
+        guard request.representations.contains(.thumbnail), job.quickPictureTried || !isCancelled(job.id) else { return finish(job.id) }
         do {
             deliver(.success(.thumbnail(try thumbnail(of: request.url, size: size))))
         } catch {
@@ -239,10 +255,24 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         finish(job.id)
     }
 
+    /// Puts `job`'s thumbnail back in the queue, `quickPictureLead` below its priority: made
+    /// even if the request is cancelled from now on, or was while its quick picture was delivered.
+    private func requeueThumbnail(of job: Job) {
+        condition.lock()
+        defer { condition.unlock() }
+        running.remove(job.id)
+        finishing.insert(job.id)
+        var rest = job
+        rest.quickPictureTried = true
+        pending.insert(rest, id: job.id, priority: job.request.priority - Self.quickPictureLead)
+        condition.signal()
+    }
+
     private func finish(_ id: Int) {
         condition.lock()
         running.remove(id)
         cancelled.remove(id)
+        finishing.remove(id)
         condition.unlock()
     }
 
@@ -265,7 +295,12 @@ public final class ThumbnailGenerator: @unchecked Sendable {
 
     private func cancel(_ id: Int) {
         condition.lock()
-        if !pending.remove(id), running.contains(id) { cancelled.insert(id) }
+        if finishing.contains(id) {
+            // Its quick picture was shown: the thumbnail is still made for the cache, for no one.
+            cancelled.insert(id)
+        } else if !pending.remove(id), running.contains(id) {
+            cancelled.insert(id)
+        }
         condition.unlock()
     }
 

@@ -36,7 +36,10 @@ final class ThumbnailLoader {
 
     /// Asks for `item`'s thumbnail at `pixels` (logical) × `scale`; `deliver` gets a picture on
     /// the main actor, a quick low-quality one first when there is one. Folders get none.
-    /// Requests are served newest first, `urgent` ones (cells on screen) before all others.
+    /// Requests are served newest first, `urgent` ones (cells on screen) before all others; the
+    /// quick pictures of a screenful before its full thumbnails (the urgent lead, 2⁴⁰, is larger
+    /// than the generator's `quickPictureLead`, so a cell on screen still gets its full thumbnail
+    /// before one off screen gets its quick picture).
     func load(_ item: BrowserItem, pixels: Int, scale: Int, urgent: Bool = true,
               deliver: @escaping @MainActor @Sendable (OpaquePointer) -> Void) -> Request? {
         guard !item.isDirectory, item.trashed == nil else { return nil }
