@@ -6,7 +6,8 @@ import GObjectSupport
 /// Markdown, formatted: headings, paragraphs, lists, emphasis, code, links, images next to the
 /// file, quotes, rules and tables, in a readable column. A Source button in the renderer's own
 /// toolbar switches to the file's text, highlighted, in a GtkSourceView. The first megabyte is
-/// parsed off the main thread; a note says when the file is longer.
+/// parsed off the main thread; a note says when the file is longer. The page is ready once a
+/// screenful of blocks is built; the rest follow in idle steps (`MarkdownColumn`).
 @MainActor
 public final class MarkdownRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.markdown]
@@ -25,6 +26,8 @@ public final class MarkdownRenderer: PreviewRenderer {
     private let toggle: Widget
     private let note: Widget
     private var title = ""
+    /// The formatted blocks, built a screenful first and the rest while the page is shown.
+    private(set) var column: MarkdownColumn?
 
     /// Link schemes a click may open; anything else (`javascript:`, `data:`…) is ignored.
     nonisolated static let openableSchemes: Set<String> = ["http", "https", "mailto", "ftp", "file"]
@@ -86,7 +89,11 @@ public final class MarkdownRenderer: PreviewRenderer {
         let document = try loaded.get()
         title = item.displayTitle
         let widgets = MarkdownWidgets(document: document) { [weak self] url in self?.open(url) }
-        adw_clamp_set_child(clamp, widgets.build(document.blocks))
+        column?.cancel()
+        let column = MarkdownColumn(widgets: widgets, blocks: document.blocks)
+        self.column = column
+        adw_clamp_set_child(clamp, column.view)
+        column.start()
 
         let buffer = gtk_text_view_get_buffer(cast(source))
         if let language = gtk_source_language_manager_get_language(gtk_source_language_manager_get_default(), "markdown") {
