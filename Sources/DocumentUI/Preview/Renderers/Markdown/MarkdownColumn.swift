@@ -31,6 +31,11 @@ final class MarkdownColumn {
         self.blocks = blocks
         blockCount = blocks.count
         view = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
+        g_object_ref_sink(raw(view))  // appended to for as long as the column lives
+    }
+
+    isolated deinit {
+        g_object_unref(raw(view))
     }
 
     /// Builds the blocks of the first screen, and schedules the rest.
