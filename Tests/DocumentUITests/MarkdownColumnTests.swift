@@ -52,12 +52,16 @@ final class MarkdownColumnTests: XCTestCase {
             XCTAssertLessThan(built, column.blockCount, "and is ready before the last are built")
 
             XCTAssertTrue(spin { column.builtCount == column.blockCount }, "the rest follow")
-            var children: [Widget] = []
-            var child = gtk_widget_get_first_child(column.view)
-            while let current = child {
-                children.append(current)
-                child = gtk_widget_get_next_sibling(current)
+            func children(of parent: Widget) -> [Widget] {
+                var children: [Widget] = []
+                var child = gtk_widget_get_first_child(parent)
+                while let current = child {
+                    children.append(current)
+                    child = gtk_widget_get_next_sibling(current)
+                }
+                return children
             }
+            let children = children(of: column.view).flatMap(children(of:))  // the blocks, in their groups
             XCTAssertEqual(children.count, column.blockCount, "one widget a block")
             let paragraphs = children.compactMap { widget -> Int? in
                 guard g_type_check_instance_is_a(cast(widget), gtk_label_get_type()) != 0,

@@ -9,7 +9,7 @@ import GObjectSupport
 /// work at a time, in the document's order.
 @MainActor
 final class MarkdownColumn {
-    /// The vertical box the blocks are appended to.
+    /// A vertical box of groups of `groupSize` blocks (vertical boxes, spaced as the column).
     let view: Widget
     /// Blocks in the document, and how many of them are in the column so far.
     let blockCount: Int
@@ -18,6 +18,13 @@ final class MarkdownColumn {
     private let widgets: MarkdownWidgets
     private let blocks: [MarkdownDocument.Block]
     private var generation = 0
+    /// The group blocks are appended to (owned by `view`).
+    private var group: Widget?
+
+    /// Blocks a group holds. Appended to the column itself, every step had GTK measure every
+    /// block built so far again (building the rest took twice as long as all at once); a
+    /// group keeps its size measured until a block is added to it.
+    static let groupSize = 32
 
     /// Estimated height, in pixels, built before the page shows: more than a tall screen.
     static let firstScreenHeight = 2000
@@ -61,7 +68,12 @@ final class MarkdownColumn {
     }
 
     private func appendNext() {
-        gtk_box_append(cast(view), widgets.widget(for: blocks[builtCount]))
+        if builtCount % Self.groupSize == 0 || group == nil {
+            let next = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
+            gtk_box_append(cast(view), next)
+            group = next
+        }
+        gtk_box_append(cast(group), widgets.widget(for: blocks[builtCount]))
         builtCount += 1
     }
 
