@@ -97,4 +97,21 @@ final class MarkdownColumnTests: XCTestCase {
             if alive.pointee != nil { g_object_remove_weak_pointer(UnsafeMutablePointer<GObject>(OpaquePointer(view)), alive) }
         }
     }
+
+    func testTheSourceButtonShowsTheFilesText() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("short.md", "# Title\n\nSome *text*.\n")
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let page = PreviewPage(item: PreviewItem(url: file))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let renderer = try XCTUnwrap(page.renderer as? MarkdownRenderer)
+            renderer.setSourceShown(true)
+            XCTAssertEqual(renderer.sourceText, "# Title\n\nSome *text*.\n")
+            renderer.setSourceShown(false)
+            renderer.setSourceShown(true)
+            XCTAssertEqual(renderer.sourceText, "# Title\n\nSome *text*.\n", "filled once")
+        }
+    }
 }
