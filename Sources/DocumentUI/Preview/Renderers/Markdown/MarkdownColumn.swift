@@ -56,12 +56,6 @@ final class MarkdownColumn {
         scheduleRest(generation)
     }
 
-    /// Builds every block not built yet, now (for whatever needs the whole column at once).
-    func finish() {
-        generation += 1
-        while builtCount < blocks.count { appendNext() }
-    }
-
     /// Stops building: the blocks not built yet never are.
     func cancel() {
         generation += 1
