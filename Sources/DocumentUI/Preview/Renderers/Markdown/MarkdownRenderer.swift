@@ -6,7 +6,8 @@ import GObjectSupport
 /// Markdown, formatted: headings, paragraphs, lists, emphasis, code, links, images next to the
 /// file, quotes, rules and tables, in a readable column. A Source button in the renderer's own
 /// toolbar switches to the file's text, highlighted, in a GtkSourceView. The first megabyte is
-/// parsed off the main thread; a note says when the file is longer.
+/// parsed off the main thread; a note says when the file is longer. The page is ready once a
+/// screenful of blocks is built; the rest follow in idle steps (`MarkdownColumn`).
 @MainActor
 public final class MarkdownRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.markdown]
@@ -25,6 +26,11 @@ public final class MarkdownRenderer: PreviewRenderer {
     private let toggle: Widget
     private let note: Widget
     private var title = ""
+    /// The formatted blocks, built a screenful first and the rest while the page is shown.
+    private(set) var column: MarkdownColumn?
+    /// The text the source view gets when first shown: 200 KB of highlighted Markdown put
+    /// into it took 150 ms of the main thread before the first frame, for a view seldom seen.
+    private var pendingSource: String?
 
     /// Link schemes a click may open; anything else (`javascript:`, `data:`…) is ignored.
     nonisolated static let openableSchemes: Set<String> = ["http", "https", "mailto", "ftp", "file"]
@@ -86,16 +92,14 @@ public final class MarkdownRenderer: PreviewRenderer {
         let document = try loaded.get()
         title = item.displayTitle
         let widgets = MarkdownWidgets(document: document) { [weak self] url in self?.open(url) }
-        adw_clamp_set_child(clamp, widgets.build(document.blocks))
+        column?.cancel()
+        let column = MarkdownColumn(widgets: widgets, blocks: document.blocks)
+        self.column = column
+        adw_clamp_set_child(clamp, column.view)
+        column.start()
 
-        let buffer = gtk_text_view_get_buffer(cast(source))
-        if let language = gtk_source_language_manager_get_language(gtk_source_language_manager_get_default(), "markdown") {
-            gtk_source_buffer_set_language(cast(buffer), language)
-        }
-        if let scheme = gtk_source_style_scheme_manager_get_scheme(gtk_source_style_scheme_manager_get_default(), "Adwaita") {
-            gtk_source_buffer_set_style_scheme(cast(buffer), scheme)
-        }
-        gtk_text_buffer_set_text(buffer, document.source, -1)
+        pendingSource = document.source
+        if gtk_widget_get_visible(sourceScrolled) != 0 { fillSource() }
         if let size = document.truncatedSize {
             let shown = takeString(g_format_size(guint64(MarkdownDocument.limit))) ?? ""
             let total = takeString(g_format_size(guint64(size))) ?? ""
@@ -105,7 +109,21 @@ public final class MarkdownRenderer: PreviewRenderer {
         setAccessibleName(source, tr("Source of %s", title))
     }
 
+    private func fillSource() {
+        guard let text = pendingSource else { return }
+        pendingSource = nil
+        let buffer = gtk_text_view_get_buffer(cast(source))
+        if let language = gtk_source_language_manager_get_language(gtk_source_language_manager_get_default(), "markdown") {
+            gtk_source_buffer_set_language(cast(buffer), language)
+        }
+        if let scheme = gtk_source_style_scheme_manager_get_scheme(gtk_source_style_scheme_manager_get_default(), "Adwaita") {
+            gtk_source_buffer_set_style_scheme(cast(buffer), scheme)
+        }
+        gtk_text_buffer_set_text(buffer, text, -1)
+    }
+
     private func showSource(_ shown: Bool) {
+        if shown { fillSource() }
         gtk_widget_set_visible(sourceScrolled, shown ? 1 : 0)
         gtk_widget_set_visible(rendered, shown ? 0 : 1)
         setAccessibleName(toggle, shown ? tr("Show formatted text") : tr("Show source"))
@@ -120,6 +138,19 @@ public final class MarkdownRenderer: PreviewRenderer {
         // As the previewer opens links (gtk_show_uri is deprecated from GTK 4.10).
         let uri = url.absoluteString
         Task.detached { TemporaryFiles.openInDefaultApplication(uri) }
+    }
+
+    /// The text of the source view (for tests).
+    var sourceText: String {
+        let buffer = gtk_text_view_get_buffer(cast(source))
+        var start = GtkTextIter(), end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        return takeString(gtk_text_buffer_get_text(buffer, &start, &end, 0)) ?? ""
+    }
+
+    /// Shows the source (true) or the formatted text, as the Source button does.
+    func setSourceShown(_ shown: Bool) {
+        gtk_toggle_button_set_active(cast(toggle), shown ? 1 : 0)
     }
 
     public func copy() -> Bool {

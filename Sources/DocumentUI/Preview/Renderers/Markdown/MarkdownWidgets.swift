@@ -12,13 +12,13 @@ struct MarkdownWidgets {
     /// Called with a link's address when the user clicks it.
     let openLink: (URL) -> Void
 
-    func build(_ blocks: [MarkdownDocument.Block]) -> Widget {
+    /// The widget of one top-level block (`MarkdownColumn` appends them to the column).
+    func widget(for block: MarkdownDocument.Block) -> Widget {
         Self.installStyles()
-        let column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, blocks.map(widget(for:)))
-        return column
+        return blockWidget(block)
     }
 
-    private func widget(for block: MarkdownDocument.Block) -> Widget {
+    private func blockWidget(_ block: MarkdownDocument.Block) -> Widget {
         switch block {
         case .heading(let level, let markup):
             let label = textLabel(markup)
@@ -37,7 +37,7 @@ struct MarkdownWidgets {
         case .code(let language, let text):
             return codeBlock(text, language: language)
         case .quote(let blocks):
-            let box = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 8, blocks.map(widget(for:)))
+            let box = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 8, blocks.map(blockWidget))
             gtk_widget_add_css_class(box, "dossier-markdown-quote")
             return box
         case .list(let ordered, let start, let items):
@@ -53,7 +53,7 @@ struct MarkdownWidgets {
                 gtk_widget_set_valign(markerLabel, GTK_ALIGN_START)
                 gtk_widget_set_halign(markerLabel, GTK_ALIGN_START)
                 gtk_widget_set_size_request(markerLabel, 24, -1)
-                let content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, item.blocks.map(widget(for:)))
+                let content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, item.blocks.map(blockWidget))
                 gtk_widget_set_margin_start(content, 24 + 8)
                 // The marker over the content's margin, not beside it in a row: a row of boxes
                 // shares its width between them, and measuring that again at every level of
