@@ -10,27 +10,6 @@
 #include <X11/extensions/Xdamage.h>
 #include <stdint.h>
 
-/* The largest viewable top-level window: its id, position and size; 0 when none. */
-static inline Window dossier_x11_largest_window_id(Display *display, int *x, int *y, unsigned *width, unsigned *height) {
-    Window root = DefaultRootWindow(display), parent, *children = NULL, found = 0;
-    unsigned count = 0;
-    if (!XQueryTree(display, root, &root, &parent, &children, &count)) return 0;
-    unsigned long best = 0;
-    for (unsigned i = 0; i < count; i++) {
-        XWindowAttributes attributes;
-        if (!XGetWindowAttributes(display, children[i], &attributes) || attributes.map_state != IsViewable) continue;
-        unsigned long area = (unsigned long)attributes.width * (unsigned long)attributes.height;
-        if (area > best && attributes.width > 100 && attributes.height > 100) {
-            best = area;
-            found = children[i];
-            *x = attributes.x; *y = attributes.y;
-            *width = (unsigned)attributes.width; *height = (unsigned)attributes.height;
-        }
-    }
-    if (children) XFree(children);
-    return found;
-}
-
 /* Counts, in a region of the screen (every 2nd pixel of every 2nd row), the pixels of the
    benchmark photos' colour family (magenta to violet: red and blue well above green) and the
    other clearly coloured pixels (a type icon's blues, greens, yellows). Grey (background, text,

@@ -38,10 +38,9 @@ static inline int dossier_x11_region(Display *display, int x, int y, unsigned wi
 static int dossier_x11_ignore_error(Display *display, XErrorEvent *event) { (void)display; (void)event; return 0; }
 static inline void dossier_x11_tolerate_errors(void) { XSetErrorHandler(dossier_x11_ignore_error); }
 
-/* The largest mapped top-level window (under a bare X server, the previewer's): its position
-   and size on screen. Returns 0 when no window is mapped. */
-static inline int dossier_x11_largest_window(Display *display, int *x, int *y, unsigned *width, unsigned *height) {
-    Window root = DefaultRootWindow(display), parent, *children = NULL;
+/* The largest viewable top-level window: its id, position and size; 0 when none. */
+static inline Window dossier_x11_largest_window_id(Display *display, int *x, int *y, unsigned *width, unsigned *height) {
+    Window root = DefaultRootWindow(display), parent, *children = NULL, found = 0;
     unsigned count = 0;
     if (!XQueryTree(display, root, &root, &parent, &children, &count)) return 0;
     unsigned long best = 0;
@@ -51,12 +50,19 @@ static inline int dossier_x11_largest_window(Display *display, int *x, int *y, u
         unsigned long area = (unsigned long)attributes.width * (unsigned long)attributes.height;
         if (area > best && attributes.width > 100 && attributes.height > 100) {
             best = area;
+            found = children[i];
             *x = attributes.x; *y = attributes.y;
             *width = (unsigned)attributes.width; *height = (unsigned)attributes.height;
         }
     }
     if (children) XFree(children);
-    return best > 0;
+    return found;
+}
+
+/* The largest mapped top-level window (under a bare X server, the previewer's): its position
+   and size on screen. Returns 0 when no window is mapped. */
+static inline int dossier_x11_largest_window(Display *display, int *x, int *y, unsigned *width, unsigned *height) {
+    return dossier_x11_largest_window_id(display, x, y, width, height) != 0;
 }
 
 #endif
