@@ -80,6 +80,9 @@ package final class DelimitedTable: Sendable {
     /// Decoded into UTF-8 at most: a table in another encoding is this much of a file.
     static let legacyLimit = 64 << 20
 
+    /// The text reserved before parsing, at most.
+    static let reserveLimit = 64 << 20
+
     /// The table's text in UTF-8. A UTF-8 file (nearly all) is parsed where it lies, mapped;
     /// one in another encoding (a spreadsheet's export in Windows-1252 or GB18030, Excel's
     /// UTF-16 "Unicode text") is decoded first, in the encoding its start is in, up to
@@ -104,7 +107,9 @@ package final class DelimitedTable: Sendable {
         let separator = separator ?? guessSeparator(bytes)
         let count = bytes.count
         var text: [UInt8] = []
-        text.reserveCapacity(count)
+        // Enough for most tables at once; a larger or sparse file (a gigabyte of zeros stored in
+        // no blocks) grows as it is read, and never reserves its whole size up front.
+        text.reserveCapacity(min(count, Self.reserveLimit))
         var cellEnds: [UInt32] = []
         var rowStarts: [UInt32] = [0]
         var columnCount = 0
