@@ -31,4 +31,27 @@ final class SandboxedProcessTests: XCTestCase {
         XCTAssertEqual(SandboxedProcess(arguments: ["sh", "-c", "exit 3"]).run(timeout: .seconds(30), cancellation: CancellationFlag()),
                        .exited(3, errors: ""))
     }
+
+    /// Under bubblewrap a helper has no capabilities, even when Dossier runs as root (as in CI),
+    /// and can write only its output folder and /tmp: not the sandbox's root, not the input.
+    func testAWrappedHelperHasNoCapabilitiesAndWritesOnlyItsOutput() throws {
+        try XCTSkipUnless(Sandbox.isAvailable, "bubblewrap is not installed")
+        let folder = try TemporaryFolder()
+        let input = folder.url.appendingPathComponent("input.txt")
+        try Data("untrusted".utf8).write(to: input)
+        let output = folder.url.appendingPathComponent("output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let paths = Sandbox.paths(input: input.path, outputFolder: output.path, outputName: "report")
+        let script = """
+            grep '^CapEff' /proc/self/status > \(paths.output)
+            ( echo x > /planted ) 2>/dev/null && echo root-writable >> \(paths.output)
+            ( echo x >> \(paths.input) ) 2>/dev/null && echo input-writable >> \(paths.output)
+            echo x > /tmp/scratch && echo tmp-writable >> \(paths.output)
+            """
+        let command = Sandbox.wrap(["sh", "-c", script], input: input.path, outputFolder: output.path, paths: paths)
+        XCTAssertEqual(SandboxedProcess(arguments: command).run(timeout: .seconds(60)), .exited(0, errors: ""))
+        let report = try String(contentsOf: output.appendingPathComponent("report"), encoding: .utf8)
+        XCTAssertEqual(report, "CapEff:\t0000000000000000\ntmp-writable\n")
+        XCTAssertEqual(try String(contentsOf: input, encoding: .utf8), "untrusted")
+    }
 }

@@ -4,8 +4,9 @@ import GObjectSupport
 
 /// How Dossier runs helper programs that read untrusted files (thumbnailers, previewers,
 /// converters), as GNOME runs thumbnailers: under bubblewrap when it is installed — no network,
-/// nothing of the system but /usr and a few files read-only, the input read-only at a fixed
-/// path, only a private output folder writable, dying with its parent.
+/// no capabilities (even when Dossier runs as root), nothing of the system but /usr and a few
+/// files read-only, the input read-only at a fixed path, only a private output folder and /tmp
+/// writable, dying with its parent.
 public enum Sandbox {
     /// True when bubblewrap is installed; without it helpers run unconfined (but still timed).
     public static var isAvailable: Bool { takeString(g_find_program_in_path("bwrap")) != nil }
@@ -40,7 +41,10 @@ public enum Sandbox {
                 "--bind", outputFolder, "/tmp/dossier-output",
                 "--chdir", "/", "--setenv", "GIO_USE_VFS", "local", "--setenv", "HOME", "/tmp",
                 "--setenv", "TMPDIR", "/tmp",
-                "--unshare-all", "--die-with-parent", "--new-session", "--"] + command
+                // Run as root (CI, tests), bubblewrap keeps every capability inside unless told;
+                // and its own root folder is a writable tmpfs until remounted (last: after the binds).
+                "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+                "--remount-ro", "/", "--"] + command
     }
 
     /// Expands the field codes of a helper's `Exec` line: `%i` input path, `%u` its URI,
