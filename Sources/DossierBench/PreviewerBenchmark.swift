@@ -50,7 +50,9 @@ enum PreviewerBenchmark {
             only.map { only in only.contains { input.label.lowercased().contains($0) } } ?? true
         }
         let content = WindowContent(display: display, screenshots: environment["DOSSIER_BENCH_SCREENSHOTS"].map { URL(fileURLWithPath: $0) })
-        let service = PreviewerService(content: content, bus: bus, dossier: executableFolder.appendingPathComponent("dossier").path)
+        // As the suite's Nautilus calls it: with an activation token from Nautilus and Sushi 50.
+        let service = PreviewerService(content: content, bus: bus, dossier: executableFolder.appendingPathComponent("dossier").path,
+                                       withActivationToken: (PreviewerReport.sushiMajorVersion() ?? 0) >= 50)
         let floor: FloorBenchmark.Floor?
         do {
             floor = try FloorBenchmark.Floor(content: content)

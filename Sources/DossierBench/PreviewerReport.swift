@@ -96,12 +96,22 @@ struct PreviewerReport {
 
     /// The Sushi that was measured, as Debian's package names it.
     static func sushiVersion() -> String {
-        let version = (try? Measure.run("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "gnome-sushi"]))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let version = sushiPackageVersion()
         guard !version.isEmpty else { return "Sushi (version not known: dpkg-query found no gnome-sushi)" }
         // "43.0-2" is upstream 43.0, Debian revision 2.
         let upstream = version.split(separator: ":").last.map { String($0.split(separator: "-").first ?? $0) } ?? version
         return "Sushi \(upstream) (gnome-sushi \(version))"
+    }
+
+    /// Sushi's major version (43 for "43.0-2"), nil when dpkg-query knows no gnome-sushi.
+    static func sushiMajorVersion() -> Int? {
+        let version = sushiPackageVersion()
+        return (version.split(separator: ":").last?.split(separator: ".").first).flatMap { Int($0) }
+    }
+
+    private static func sushiPackageVersion() -> String {
+        (try? Measure.run("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "gnome-sushi"]))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
     /// The CPU frequencies the kernel reports (cpufreq's current, else /proc/cpuinfo's "cpu MHz")

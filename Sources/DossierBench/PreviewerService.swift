@@ -19,9 +19,13 @@ final class PreviewerService {
     private let serviceFile: URL
     /// The previewer's window, read off the screen.
     private let content: WindowContent
+    /// ShowFile with Nautilus 50's fourth argument, an activation token (here empty): Sushi 50
+    /// takes only that form; Dossier takes both.
+    private let withActivationToken: Bool
 
-    init(content: WindowContent, bus: OpaquePointer, dossier: String) {
+    init(content: WindowContent, bus: OpaquePointer, dossier: String, withActivationToken: Bool) {
         self.content = content
+        self.withActivationToken = withActivationToken
         self.bus = bus
         self.dossier = dossier
         serviceFile = URL(fileURLWithPath: String(cString: g_get_user_data_dir()))
@@ -61,11 +65,19 @@ final class PreviewerService {
     func show(_ file: URL, readiness: PreviewerInput.Readiness, name: String) -> Double? {
         let start = ContinuousClock.now
         guard call("org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2",
-                   "ShowFile", dossier_variant_tuple_ssb(file.absoluteString, "x11:0", 0)) else { return nil }
+                   "ShowFile", showFileArguments(file)) else { return nil }
         let shownAt = content.waitForContent(since: start, readiness: readiness, name: name)
         _ = call("org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2", "Close", nil)
         content.waitUntilGone()
         return shownAt
+    }
+
+    /// (uri, window handle, close if shown), and an empty activation token where the previewer wants one.
+    private func showFileArguments(_ file: URL) -> OpaquePointer? {
+        guard withActivationToken else { return dossier_variant_tuple_ssb(file.absoluteString, "x11:0", 0) }
+        var children: [OpaquePointer?] = [g_variant_new_string(file.absoluteString), g_variant_new_string("x11:0"),
+                                          g_variant_new_boolean(0), g_variant_new_string("")]
+        return g_variant_new_tuple(&children, gsize(children.count))
     }
 
     @discardableResult
