@@ -163,11 +163,13 @@ bench-build:
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
 
 # Some benches (BENCH_PARTS, DossierBench's names) in the benches' session, without deps or a
-# build: what make bench-distros runs inside each chroot.
-BENCH_PARTS ?= previewer
+# build: what make bench-distros runs inside each chroot (the floor alone from a debug build:
+# BENCH_BUILD=$(BUILD_DIR) BENCH_CONFIG=debug).
+BENCH_PARTS  ?= previewer
+BENCH_CONFIG ?= release
 bench-session:
 	@$(FRESH_BENCH_HOME)
-	$(BENCH_SESSION) $(BENCH_BUILD)/release/DossierBench $(BENCH_PARTS)
+	$(BENCH_SESSION) $(BENCH_BUILD)/$(BENCH_CONFIG)/DossierBench $(BENCH_PARTS)
 
 # The previewer bench on every current GNOME, each in make test-distros's chroot against that
 # suite's Sushi, with the floor (a bare libadwaita window's first frame) of each stack; Debian 12
