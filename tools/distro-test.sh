@@ -151,6 +151,7 @@ versions() {
     echo "  GTK         $(v libgtk-4-dev)"
     echo "  libadwaita  $(v libadwaita-1-dev)"
     echo "  Nautilus    $(v nautilus)"
+    echo "  Sushi       $(v gnome-sushi)"
     echo "  poppler     $(v libpoppler-glib-dev)"
     echo "  WebKitGTK   $(v libwebkitgtk-6.0-dev)"
     echo "  GtkSourceView $(v libgtksourceview-5-dev)"'
@@ -291,7 +292,7 @@ if [[ " $steps " == *" bench "* ]]; then
   for suite in "${suites[@]}"; do
     [[ -f $cache/$suite/bench.txt ]] || continue
     echo "--- $suite: $(cat "$cache/$suite/root/etc/debian_version")"
-    grep -v -E '^(Previewer: making|XDG_DATA_HOME=)' "$cache/$suite/bench.txt"
+    grep -E '^(Previewer|Floor|  )' "$cache/$suite/bench.txt" | grep -v '^Previewer: making'
   done
 fi
 ((${#failed[@]} == 0)) || printf 'distro-test: failed: %s\n' "${failed[@]}"
