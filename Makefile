@@ -19,7 +19,7 @@ SCREENSHOTS ?= $(BUILD)/test-screenshots
 RUN_ENV := XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
            DOSSIER_LOCALEDIR="$(SHARE)/locale"
 
-.PHONY: all deps build translations mime run test test-swift test-sanitize test-install test-stress test-distros bench fuzz fuzz-build soak pot check-po clean samples
+.PHONY: all deps build translations mime run test test-swift test-sanitize test-install test-stress test-distros bench bench-build bench-session bench-distros fuzz fuzz-build soak pot check-po clean samples
 
 all: build
 
@@ -135,27 +135,47 @@ test-distros: deps
 # against Sushi, and the browser against Nautilus, under their own display and session bus,
 # with private XDG folders.
 BENCH_HOME := $(BUILD)/bench-home
+# Where the previewer bench makes its inputs once (make bench-distros shows the host's in its chroots).
+BENCH_INPUTS ?= $(BUILD)/bench-inputs
 
 # Dossier is measured as it is installed (meson's default): the Swift runtime linked statically.
 BENCH_BUILD := $(BUILD_DIR)/static
 
-bench: deps mime
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
-	$(BENCH_BUILD)/release/DossierBench types query coordination thumbnails bookmarks
-	@rm -rf $(BENCH_HOME) && mkdir -p $(BENCH_HOME)/data/dbus-1/services $(BENCH_HOME)/cache
-	XDG_DATA_HOME=$(BENCH_HOME)/data XDG_CACHE_HOME=$(BENCH_HOME)/cache \
+# The benches' session: fresh private XDG folders, then a command under its own X display and
+# D-Bus session bus (`$(BENCH_SESSION) COMMAND`).
+FRESH_BENCH_HOME = rm -rf $(BENCH_HOME) && mkdir -p $(BENCH_HOME)/data/dbus-1/services $(BENCH_HOME)/cache
+BENCH_SESSION = XDG_DATA_HOME=$(BENCH_HOME)/data XDG_CACHE_HOME=$(BENCH_HOME)/cache \
 	  XDG_CONFIG_HOME=$(BENCH_HOME)/config XDG_STATE_HOME=$(BENCH_HOME)/state \
 	  XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
-	  DOSSIER_BENCH_INPUTS=$(BUILD)/bench-inputs \
+	  DOSSIER_BENCH_INPUTS=$(BENCH_INPUTS) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
-	  bash tools/test-session.sh $(BENCH_BUILD)/release/DossierBench previewer browser
+	  bash tools/test-session.sh
+
+bench: deps mime bench-build
+	$(BENCH_BUILD)/release/DossierBench types query coordination thumbnails bookmarks
+	@$(FRESH_BENCH_HOME)
+	$(BENCH_SESSION) $(BENCH_BUILD)/release/DossierBench previewer browser
 	@# The photo folder (1,000 12 MP JPEGs, made once into .build/bench-photos) against Nautilus,
 	@# and the previewer service's memory over time against Sushi: a session of their own.
-	XDG_DATA_HOME=$(BENCH_HOME)/data XDG_CACHE_HOME=$(BENCH_HOME)/cache \
-	  XDG_CONFIG_HOME=$(BENCH_HOME)/config XDG_STATE_HOME=$(BENCH_HOME)/state \
-	  XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
-	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
-	  bash tools/test-session.sh $(BENCH_BUILD)/release/DossierBench photo-folder memory
+	$(BENCH_SESSION) $(BENCH_BUILD)/release/DossierBench photo-folder memory
+
+bench-build:
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)
+
+# Some benches (BENCH_PARTS, DossierBench's names) in the benches' session, without deps or a
+# build: what make bench-distros runs inside each chroot (the floor alone from a debug build:
+# BENCH_BUILD=$(BUILD_DIR) BENCH_CONFIG=debug).
+BENCH_PARTS  ?= previewer
+BENCH_CONFIG ?= release
+bench-session:
+	@$(FRESH_BENCH_HOME)
+	$(BENCH_SESSION) $(BENCH_BUILD)/$(BENCH_CONFIG)/DossierBench $(BENCH_PARTS)
+
+# The previewer bench on every current GNOME, each in make test-distros's chroot against that
+# suite's Sushi, with the floor (a bare libadwaita window's first frame) of each stack; Debian 12
+# the floor alone by default (make bench measures its previewer). See tools/distro-test.sh.
+bench-distros: deps
+	DOSSIER_DISTRO_STEPS=bench bash tools/distro-test.sh
 
 # Fuzzing: every parser of outside data under libFuzzer and AddressSanitizer, FUZZ_SECONDS
 # each (FUZZ_TARGETS="markdown csv" for some), from the seeds in Tests/Fuzz/; tools/fuzz.sh

@@ -11,10 +11,15 @@
 # previewer's D-Bus contract as that suite's Nautilus speaks it, and the end-to-end test with
 # that suite's real Nautilus (Space previews, Right shows the next file) under Xvfb.
 #
+# `make bench-distros` runs the step `bench` alone (DOSSIER_DISTRO_STEPS=bench): the previewer
+# bench against that suite's Sushi, with the floor of its stack (see bench_step below).
+#
 # Usage: tools/distro-test.sh [suite ...]   (default: bookworm trixie forky)
 # Environment: DOSSIER_DISTRO_CACHE (default /var/cache/dossier-distros), SWIFT_ROOT (the
 # toolchain's prefix, found from `swift` on PATH), DOSSIER_DISTRO_STEPS (default
-# "build core contract nautilus").
+# "build core contract nautilus"; also "bench"), DOSSIER_BENCH_PARTS (the bench step's
+# DossierBench parts: default "previewer", "floor" on bookworm), DOSSIER_BENCH_INPUTS (the
+# previewer bench's inputs, default the tree's .build/bench-inputs), DOSSIER_BENCH_ROUNDS.
 set -euo pipefail
 
 # Chroots, bind mounts and a second user need root.
@@ -110,6 +115,9 @@ make_chroot() {
 # correctly. The tests' other steps run as root, as `make test` does in CI.
 tester_uid=1000
 
+# More bind mounts for `inside` (bwrap's arguments), set by a step that needs them.
+extra_binds=()
+
 # Runs a command inside the suite's chroot (bubblewrap: no mounts leak to the host), with the
 # toolchain and this tree bound read-only and the build folder in the cache.
 inside() {
@@ -128,7 +136,7 @@ inside() {
   bwrap --bind "$root" / --dev /dev --bind /proc /proc --ro-bind /sys /sys --tmpfs /run \
     --ro-bind "$SWIFT_ROOT" /opt/swift --ro-bind "$tree" /src \
     --bind "$cache/$suite/build" /build --bind "$cache/$suite/home" /home/tester \
-    --die-with-parent --chdir /src \
+    "${extra_binds[@]}" --die-with-parent --chdir /src \
     --setenv PATH /opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     --setenv HOME /root --setenv LANG C.UTF-8 \
     --setenv LD_LIBRARY_PATH /opt/swift-compat/lib \
@@ -143,6 +151,7 @@ versions() {
     echo "  GTK         $(v libgtk-4-dev)"
     echo "  libadwaita  $(v libadwaita-1-dev)"
     echo "  Nautilus    $(v nautilus)"
+    echo "  Sushi       $(v gnome-sushi)"
     echo "  poppler     $(v libpoppler-glib-dev)"
     echo "  WebKitGTK   $(v libwebkitgtk-6.0-dev)"
     echo "  GtkSourceView $(v libgtksourceview-5-dev)"'
@@ -188,6 +197,70 @@ swift_test_as_user() {
     SCREENSHOTS=/build/swift/test-screenshots TEST_RUNNER="/build/swift/debug/DossierPackageTests.xctest $test" test-swift
 }
 
+# What the bench adds to a chroot: Sushi, and the GStreamer plugins both previewers need for the
+# VP9 video. Installed on top when the bench step first runs in a chroot, not in the package
+# list: make test-distros (CI) never needs them, so it neither downloads them nor remakes the
+# chroots for them, and its stamp still lists what it installed. The bench's own stamp is in the
+# suite's folder, which goes with the chroot when that is made anew (then the bench installs
+# them again). A chroot with Sushi still tests Dossier's previewer: the tests' service file, in
+# their own XDG data folder, wins over Sushi's system one, as on a desktop that has both.
+bench_packages=(gnome-sushi gstreamer1.0-plugins-good)
+
+add_bench_packages() {
+  local suite=$1 stamp=$cache/$1/bench-packages
+  if [[ -f $stamp && $(cat "$stamp") == "${bench_packages[*]}" && -x $cache/$suite/root/usr/libexec/org.gnome.NautilusPreviewer ]]; then
+    echo "distro-test: $suite: ${bench_packages[*]} installed"
+    return
+  fi
+  echo "distro-test: $suite: installing ${bench_packages[*]} for the bench"
+  inside "$suite" env DEBIAN_FRONTEND=noninteractive bash -c '
+    apt-get -o Acquire::Check-Valid-Until=false update -qq &&
+    apt-get install -y -qq --no-install-recommends "$@" >/dev/null && apt-get clean' _ "${bench_packages[@]}"
+  echo "${bench_packages[*]}" > "$stamp"
+}
+
+# The previewer bench, as make bench runs it on the host (static release build, private XDG
+# folders, Xvfb and a session bus), inside the chroot against its own Sushi, with the floor of
+# the stack (a bare libadwaita window built there with gcc); as root, as make bench and the
+# other steps run (Sushi and Dossier's service both start for root). The inputs are the host's
+# (the chroots have neither ffmpeg nor LibreOffice: the ODT is left out), bound read-only. Debian
+# 12 runs the floor alone unless DOSSIER_BENCH_PARTS says otherwise: make bench on the host
+# measures its previewer. The output is kept in the suite's folder for the summary.
+bench_step() {
+  local suite=$1 log=$cache/$1/bench-build.log parts=${DOSSIER_BENCH_PARTS:-}
+  [[ -n $parts ]] || { [[ $suite == bookworm ]] && parts=floor || parts=previewer; }
+  rm -f "$cache/$suite/bench.txt"
+  add_bench_packages "$suite"
+  # The floor alone is a C program the bench times from outside: the test build's DossierBench
+  # (debug, incremental) watches it as well as a release one, without a release build of Dossier.
+  local build=(BENCH_BUILD=/build/static BENCH_CONFIG=release)
+  local compile=(make --no-print-directory BUILD_DIR=/build/swift BENCH_BUILD=/build/static bench-build)
+  if [[ $parts == floor ]]; then
+    build=(BENCH_BUILD=/build/swift BENCH_CONFIG=debug)
+    compile=(swift build --product DossierBench --scratch-path /build/swift)
+  fi
+  if ! inside "$suite" "${compile[@]}" > "$log" 2>&1 \
+     || ! inside "$suite" make --no-print-directory BUILD_DIR=/build/swift mime >> "$log" 2>&1; then
+    grep -E 'error:' "$log" | sort -u | head -40
+    echo "distro-test: $suite: the bench's build failed (log: $log)"
+    return 1
+  fi
+  local inputs=${DOSSIER_BENCH_INPUTS:-$tree/.build/bench-inputs}
+  if [[ -d $inputs ]]; then
+    extra_binds=(--ro-bind "$(readlink -f "$inputs")" /bench-inputs)
+  else
+    echo "distro-test: no bench inputs in $inputs (make bench makes them): the suite's cache gets its own, without video"
+    mkdir -p "$cache/$suite/bench-inputs"
+    extra_binds=(--bind "$cache/$suite/bench-inputs" /bench-inputs)
+  fi
+  inside "$suite" env ${DOSSIER_BENCH_ROUNDS:+DOSSIER_BENCH_ROUNDS=$DOSSIER_BENCH_ROUNDS} \
+    make --no-print-directory BUILD_DIR=/build/swift "${build[@]}" BENCH_INPUTS=/bench-inputs \
+    BENCH_PARTS="$parts" bench-session 2>&1 | tee "$cache/$suite/bench.txt"
+  local status=${PIPESTATUS[0]}
+  extra_binds=()
+  return "$status"
+}
+
 failed=()
 passed=0
 for suite in "${suites[@]}"; do
@@ -204,6 +277,7 @@ for suite in "${suites[@]}"; do
       core) swift_tests "$suite" 'DocumentCoreTests' ;;
       contract) swift_tests "$suite" 'PreviewerBusContractTests' ;;
       nautilus) swift_test_as_user "$suite" 'DossierTests.PreviewerUITests/testSpaceInNautilusShowsDossiersPreviewerAndRightMovesToTheNextFile' ;;
+      bench) bench_step "$suite" ;;
       *) echo "distro-test: unknown step $step"; false ;;
     esac && status=passed || status=FAILED
     echo "distro-test: $suite $step $status in $((SECONDS - start)) s"
@@ -214,6 +288,13 @@ for suite in "${suites[@]}"; do
 done
 
 say "summary"
+if [[ " $steps " == *" bench "* ]]; then
+  for suite in "${suites[@]}"; do
+    [[ -f $cache/$suite/bench.txt ]] || continue
+    echo "--- $suite: $(cat "$cache/$suite/root/etc/debian_version")"
+    grep -E '^(Previewer|Floor|  )' "$cache/$suite/bench.txt" | grep -v '^Previewer: making'
+  done
+fi
 ((${#failed[@]} == 0)) || printf 'distro-test: failed: %s\n' "${failed[@]}"
 echo "distro-test: $passed passed, ${#failed[@]} failed"
 ((${#failed[@]} == 0))

@@ -13,7 +13,9 @@ import Foundation
 /// of cold showings then warm ones, Dossier's and Sushi's one after the other (who goes first
 /// alternates), and the whole pass three times. Each series gives a median; a cell prints the
 /// median of its three medians and their spread (min–max), and the ratio likewise from the
-/// three passes' ratios. CPU frequency and load are printed at the start and the end.
+/// three passes' ratios. CPU frequency and load are printed at the start and the end. Each pass
+/// also starts the floor (`FloorBenchmark`) a few times: Dossier's cold showings are printed
+/// against it too.
 enum PreviewerBenchmark {
     /// Showings per series and passes over every kind: `DOSSIER_BENCH_ROUNDS="cold,warm,passes"`.
     struct Rounds {
@@ -47,13 +49,28 @@ enum PreviewerBenchmark {
         let inputs = try PreviewerInputs.prepare(in: inputFolder).filter { input in
             only.map { only in only.contains { input.label.lowercased().contains($0) } } ?? true
         }
-        let service = PreviewerService(display: display, bus: bus, dossier: executableFolder.appendingPathComponent("dossier").path,
-                                       screenshots: environment["DOSSIER_BENCH_SCREENSHOTS"].map { URL(fileURLWithPath: $0) })
+        let content = WindowContent(display: display, screenshots: environment["DOSSIER_BENCH_SCREENSHOTS"].map { URL(fileURLWithPath: $0) })
+        // As the suite's Nautilus calls it: with an activation token from Nautilus and Sushi 50.
+        let service = PreviewerService(content: content, bus: bus, dossier: executableFolder.appendingPathComponent("dossier").path,
+                                       withActivationToken: (PreviewerReport.sushiMajorVersion() ?? 0) >= 50)
+        let floor: FloorBenchmark.Floor?
+        do {
+            floor = try FloorBenchmark.Floor(content: content)
+        } catch {
+            print("Previewer: the floor is not measured: \(error)")
+            floor = nil
+        }
         let report = PreviewerReport(rounds: rounds, sushiVersion: PreviewerReport.sushiVersion())
         report.printHeader()
 
         var results = PreviewerResults()
         for pass in 0..<rounds.passes {
+            if let floor {
+                service.stop()
+                for setting in FloorBenchmark.Setting.allCases {
+                    results.addFloor(floor.median(setting, starts: rounds.cold), setting: setting)
+                }
+            }
             let order = pass % 2 == 0 ? Previewer.allCases : Previewer.allCases.reversed()
             for input in inputs {
                 guard let file = input.url else { continue }
@@ -72,6 +89,7 @@ enum PreviewerBenchmark {
         }
         try service.use(nil)
         report.printCells(inputs, results)
+        if let floor { report.printFloor(floor, inputs, results) }
         report.printFooter()
     }
 
@@ -102,11 +120,12 @@ extension PreviewerBenchmark.Rounds {
     }
 }
 
-/// Each series' median, by kind, temperature and previewer, in pass order.
+/// Each series' median, by kind, temperature and previewer, in pass order; and the floor's.
 struct PreviewerResults {
     enum Temperature: String, CaseIterable { case cold, warm }
 
     private var medians: [String: [Double]] = [:]
+    private var floorMedians: [FloorBenchmark.Setting: [Double]] = [:]
 
     mutating func add(_ median: Double, kind: String, temperature: Temperature, previewer: Previewer) {
         medians["\(kind)|\(temperature)|\(previewer)", default: []].append(median)
@@ -114,5 +133,14 @@ struct PreviewerResults {
 
     func medians(kind: String, temperature: Temperature, previewer: Previewer) -> [Double] {
         medians["\(kind)|\(temperature)|\(previewer)"] ?? []
+    }
+
+    mutating func addFloor(_ median: Double, setting: FloorBenchmark.Setting) {
+        floorMedians[setting, default: []].append(median)
+    }
+
+    /// The floor's median in each pass, in pass order.
+    func floor(_ setting: FloorBenchmark.Setting) -> [Double] {
+        floorMedians[setting] ?? []
     }
 }

@@ -25,11 +25,11 @@ struct PreviewerReport {
     func printCells(_ inputs: [PreviewerInput], _ results: PreviewerResults) {
         print("  Median of the \(rounds.passes) passes' medians (min–max of the \(rounds.passes)); ratio: Dossier's time / Sushi's,"
               + " median of the passes' ratios (min–max)")
-        print("  " + pad("kind", 20) + pad("", 6) + pad("Dossier ms", 18) + pad("Sushi ms", 18) + pad("ratio", 19) + "aim")
+        print("  " + Self.pad("kind", 20) + Self.pad("", 6) + Self.pad("Dossier ms", 18) + Self.pad("Sushi ms", 18) + Self.pad("ratio", 19) + "aim")
         var misses = 0
         for input in inputs {
             guard input.url != nil else {
-                print("  " + pad(input.label, 20) + (input.note ?? "skipped"))
+                print("  " + Self.pad(input.label, 20) + (input.note ?? "skipped"))
                 continue
             }
             for temperature in PreviewerResults.Temperature.allCases {
@@ -39,8 +39,8 @@ struct PreviewerReport {
                 let ratio = Measure.median(ratios)
                 let verdict = aim(ratio: ratio, ours: Measure.median(ours), theirs: Measure.median(theirs), temperature: temperature)
                 if verdict != "holds" { misses += 1 }
-                print("  " + pad(input.label, 20) + pad(temperature.rawValue, 6) + pad(milliseconds(ours), 18)
-                      + pad(milliseconds(theirs), 18) + pad(spread(ratios, format: "%.2f"), 19) + verdict)
+                print("  " + Self.pad(input.label, 20) + Self.pad(temperature.rawValue, 6) + Self.pad(Self.milliseconds(ours), 18)
+                      + Self.pad(Self.milliseconds(theirs), 18) + Self.pad(Self.spread(ratios, format: "%.2f"), 19) + verdict)
             }
         }
         for input in inputs where input.url != nil {
@@ -48,6 +48,25 @@ struct PreviewerReport {
         }
         print("  \(misses == 0 ? "Every cell meets its aim" : "\(misses) cells miss their aim") (≤ \(Self.ratioAim)× Sushi;"
               + " warm ≤ \(Int(Self.warmAim * 1000)) ms where Sushi is slower)")
+    }
+
+    /// The floor in each setting, and Dossier's cold showing of each kind against the floor with
+    /// GL off (the aim: ≤ 1.2×), as ratios per pass like the cells'.
+    func printFloor(_ floor: FloorBenchmark.Floor, _ inputs: [PreviewerInput], _ results: PreviewerResults) {
+        print("  Floor: \(floor.description); \(rounds.cold) starts per setting in each pass, median of the passes' medians (min–max)")
+        for setting in FloorBenchmark.Setting.allCases {
+            print("    " + Self.pad(floor.label(setting), 46) + Self.milliseconds(results.floor(setting)) + " ms")
+        }
+        print("  Dossier's cold showing / the floor (\(FloorBenchmark.Setting.glOff.rawValue)), median of the passes' ratios (min–max);"
+              + " aim ≤ \(FloorBenchmark.aim)×")
+        let floors = results.floor(.glOff)
+        for input in inputs where input.url != nil {
+            let ratios = zip(results.medians(kind: input.label, temperature: .cold, previewer: .dossier), floors)
+                .map { $0 / $1 }.filter { $0.isFinite }
+            let ratio = Measure.median(ratios)
+            let verdict = !ratio.isFinite ? "not measured" : ratio <= FloorBenchmark.aim ? "holds" : "misses: > \(FloorBenchmark.aim)×"
+            print("    " + Self.pad(input.label, 20) + Self.pad(Self.spread(ratios, format: "%.2f"), 19) + verdict)
+        }
     }
 
     private func aim(ratio: Double, ours: Double, theirs: Double, temperature: PreviewerResults.Temperature) -> String {
@@ -58,12 +77,12 @@ struct PreviewerReport {
         return missed.isEmpty ? "holds" : "misses: " + missed.joined(separator: ", ")
     }
 
-    private func milliseconds(_ seconds: [Double]) -> String {
+    static func milliseconds(_ seconds: [Double]) -> String {
         spread(seconds.map { $0 * 1000 }, format: "%.0f")
     }
 
     /// "median (min–max)" of `values`, or "no showing" when none came.
-    private func spread(_ values: [Double], format: String) -> String {
+    static func spread(_ values: [Double], format: String) -> String {
         let finite = values.filter { $0.isFinite }
         guard let low = finite.min(), let high = finite.max() else { return "no showing" }
         let missing = values.count - finite.count
@@ -71,18 +90,28 @@ struct PreviewerReport {
             + (missing > 0 ? " \(missing) failed" : "")
     }
 
-    private func pad(_ text: String, _ width: Int) -> String {
+    static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
     /// The Sushi that was measured, as Debian's package names it.
     static func sushiVersion() -> String {
-        let version = (try? Measure.run("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "gnome-sushi"]))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let version = sushiPackageVersion()
         guard !version.isEmpty else { return "Sushi (version not known: dpkg-query found no gnome-sushi)" }
         // "43.0-2" is upstream 43.0, Debian revision 2.
         let upstream = version.split(separator: ":").last.map { String($0.split(separator: "-").first ?? $0) } ?? version
         return "Sushi \(upstream) (gnome-sushi \(version))"
+    }
+
+    /// Sushi's major version (43 for "43.0-2"), nil when dpkg-query knows no gnome-sushi.
+    static func sushiMajorVersion() -> Int? {
+        let version = sushiPackageVersion()
+        return (version.split(separator: ":").last?.split(separator: ".").first).flatMap { Int($0) }
+    }
+
+    private static func sushiPackageVersion() -> String {
+        (try? Measure.run("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "gnome-sushi"]))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
     /// The CPU frequencies the kernel reports (cpufreq's current, else /proc/cpuinfo's "cpu MHz")

@@ -12,6 +12,7 @@ let benchmarks: [String: () throws -> Void] = [
     "query": DirectoryQueryBenchmark.run,
     "bookmarks": BookmarkBenchmark.run,
     "previewer": PreviewerBenchmark.run,
+    "floor": FloorBenchmark.run,
     "browser": BrowserBenchmark.run,
     "photo-folder": PhotoFolderBenchmark.run,
     "memory": MemoryBenchmark.run,
