@@ -204,7 +204,13 @@ public final class DecoderWorker: @unchecked Sendable {
     private static let environment: [String] = {
         var environment = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/nonexistent", "XDG_CACHE_HOME=/nonexistent",
                            "MALLOC_ARENA_MAX=2", "GIO_USE_VFS=local", "GSETTINGS_BACKEND=memory", "GST_REGISTRY_FORK=no"]
-        if let path = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] { environment.append("LD_LIBRARY_PATH=" + path) }
+        let caller = ProcessInfo.processInfo.environment
+        // The user's language, so that the decoders' messages are in it.
+        for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"] {
+            if let value = caller[name] { environment.append(name + "=" + value) }
+        }
+        if let lang = caller["LANG"] { environment[1] = "LANG=" + lang }
+        if let locales = Localization.localeDirectory() { environment.append("DOSSIER_LOCALEDIR=" + locales) }
         return environment
     }()
 
@@ -223,8 +229,8 @@ public final class DecoderWorker: @unchecked Sendable {
             + ["--remount-ro", "/", "--"]
     }
 
-    /// The worker's own folder and the folders of the Swift runtime and LD_LIBRARY_PATH, when
-    /// they are not under /usr (a build folder, /opt/swift).
+    /// The worker's own folder and the folders of the Swift runtime, LD_LIBRARY_PATH and
+    /// Dossier's translations, when they are not under /usr (a build folder, /opt/swift).
     private static func foldersOutsideUsr(for executable: String) -> [String] {
         var folders = [URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path]
         if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
@@ -233,6 +239,7 @@ public final class DecoderWorker: @unchecked Sendable {
             folders.append((String(path) as NSString).deletingLastPathComponent)
         }
         folders += (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init)
+        if let locales = Localization.localeDirectory() { folders.append(locales) }
         var seen = Set<String>()
         return folders.filter { !$0.hasPrefix("/usr/") && FileManager.default.fileExists(atPath: $0) && seen.insert($0).inserted }
     }

@@ -31,6 +31,7 @@ public enum DecoderWorkerService {
             FileHandle.standardError.write(Data("dossier-decoder: started by Dossier only\n".utf8))
             return 64
         }
+        Localization.setUp()
         let decoders = WorkerDecoders(testFormats: flags.contains("--test-formats"))
         decoders.prepare()
         guard dossier_worker_lock_down(addressSpace, cpu, largestResult) == 0 else {
@@ -71,6 +72,7 @@ struct WorkerDecoders {
         guard input >= 0 else { return (WorkerReply(error: "no input"), nil) }
         switch request.operation {
         case "image": return image(input, options: request.options)
+        case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
         default:
             if testFormats, let reply = WorkerTestFormats.perform(request) { return (reply, nil) }
             return (WorkerReply(error: "unknown operation \(request.operation)"), nil)
@@ -90,25 +92,40 @@ struct WorkerDecoders {
             let message = error.map { GLibError(consuming: $0).message } ?? "the image cannot be read"
             return (WorkerReply(error: message), nil)
         }
-        let pixbuf = gdk_pixbuf_apply_embedded_orientation(decoded) ?? decoded
+        let upright = gdk_pixbuf_apply_embedded_orientation(decoded)
         g_object_unref(UnsafeMutableRawPointer(decoded))
+        guard let pixbuf = upright else { return (WorkerReply(error: "no memory for the image"), nil) }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        return Self.reply(pixels: pixbuf, values: [:])
+    }
+
+    /// A pixbuf's rows (8-bit RGB or RGBA) in a sealed memfd, with their layout and `values`.
+    static func reply(pixels pixbuf: OpaquePointer, values: [String: String]) -> (WorkerReply, Int32?) {
         guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, let pixels = gdk_pixbuf_read_pixels(pixbuf) else {
             return (WorkerReply(error: "the image has an unusual pixel format"), nil)
         }
-        let length = gdk_pixbuf_get_byte_length(pixbuf)
+        let length = Int(gdk_pixbuf_get_byte_length(pixbuf))
         let fd = dossier_memfd_create("dossier-image", UInt64(length))
         guard fd >= 0 else { return (WorkerReply(error: "no memory for the image"), nil) }
         var written = 0
-        while written < Int(length) {
-            let count = write(fd, pixels + written, Int(length) - written)
-            guard count > 0 else { close(fd); return (WorkerReply(error: "no memory for the image"), nil) }
+        while written < length {
+            let count = pwrite(fd, pixels + written, length - written, off_t(written))
+            guard count > 0 else {
+                close(fd)
+                return (WorkerReply(error: "no memory for the image"), nil)
+            }
             written += count
         }
-        guard dossier_memfd_seal(fd) == 0 else { close(fd); return (WorkerReply(error: "cannot seal the image"), nil) }
-        let values = ["width": String(gdk_pixbuf_get_width(pixbuf)), "height": String(gdk_pixbuf_get_height(pixbuf)),
-                      "stride": String(gdk_pixbuf_get_rowstride(pixbuf)), "channels": String(gdk_pixbuf_get_n_channels(pixbuf)),
-                      "alpha": gdk_pixbuf_get_has_alpha(pixbuf) != 0 ? "1" : "0"]
-        return (WorkerReply(values: values), fd)
+        guard dossier_memfd_seal(fd) == 0 else {
+            close(fd)
+            return (WorkerReply(error: "cannot seal the image"), nil)
+        }
+        var layout = values
+        layout["width"] = String(gdk_pixbuf_get_width(pixbuf))
+        layout["height"] = String(gdk_pixbuf_get_height(pixbuf))
+        layout["stride"] = String(gdk_pixbuf_get_rowstride(pixbuf))
+        layout["channels"] = String(gdk_pixbuf_get_n_channels(pixbuf))
+        layout["alpha"] = gdk_pixbuf_get_has_alpha(pixbuf) != 0 ? "1" : "0"
+        return (WorkerReply(values: layout), fd)
     }
 }
