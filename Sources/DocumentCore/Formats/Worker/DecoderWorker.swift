@@ -154,7 +154,9 @@ public final class DecoderWorker: @unchecked Sendable {
     }
 
     private func start() throws(Failure) -> Running {
-        guard FileManager.default.isExecutableFile(atPath: executable) else { throw .cannotStart("\(executable) is missing") }
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw .cannotStart(tr("the decoder %s is missing", executable))
+        }
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw .cannotStart(String(cString: strerror(errno)))
@@ -189,15 +191,15 @@ public final class DecoderWorker: @unchecked Sendable {
         kill(-worker.pid, SIGKILL)
         kill(worker.pid, SIGKILL)
         while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
-        return "it was stopped"
+        return tr("it was stopped")
     }
 
     private static func describe(_ status: Int32) -> String {
         let signal = status & 0x7f, code = (status >> 8) & 0xff
         // bubblewrap passes a signalled worker's end on as 128 + the signal.
         let number = signal != 0 ? signal : code > 128 ? code - 128 : 0
-        guard number != 0 else { return "it exited with status \(code)" }
-        return "it was ended by signal \(number) (\(String(cString: strsignal(number))))"
+        guard number != 0 else { return tr("it exited with status %s", String(code)) }
+        return tr("it was ended by signal %s (%s)", String(number), String(cString: strsignal(number)))
     }
 
     /// The worker's environment: nothing of the caller's but what the libraries need to load.
