@@ -33,8 +33,9 @@ public final class DecoderWorker: @unchecked Sendable {
         public static var best: Confinement { bubblewrapWorks ? .bubblewrap : .seccompOnly }
 
         private static let bubblewrapWorks: Bool = {
-            let works = Sandbox.isAvailable
-                && SandboxedProcess(arguments: bubblewrapArguments(readOnly: []) + ["/usr/bin/true"]).run(timeout: .seconds(30)) == .exited(0, errors: "")
+            guard let bwrap = takeString(g_find_program_in_path("bwrap")) else { return false }
+            let works = SandboxedProcess(arguments: [bwrap] + bubblewrapArguments(readOnly: []) + ["/usr/bin/true"])
+                .run(timeout: .seconds(30)) == .exited(0, errors: "")
             if !works {
                 FileHandle.standardError.write(Data(
                     "dossier: bubblewrap cannot run here: files are decoded in a separate process confined by seccomp and limits only\n".utf8))
@@ -162,13 +163,15 @@ public final class DecoderWorker: @unchecked Sendable {
             throw .cannotStart(String(cString: strerror(errno)))
         }
         defer { close(pair[1]) }
-        var command = [executable, "--socket", "3", "--address-space", String(limits.addressSpace),
+        // The real path: inside bubblewrap only the folder it is really in is bound.
+        let program = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+        var command = [program, "--socket", "3", "--address-space", String(limits.addressSpace),
                        "--cpu", String(limits.cpuSecondsInAll), "--cpu-per-request", String(limits.cpuSecondsPerRequest),
                        "--largest-result", String(limits.largestResult)]
         if testFormats { command.append("--test-formats") }
         if confinement == .bubblewrap {
             let bwrap = takeString(g_find_program_in_path("bwrap")) ?? "/usr/bin/bwrap"
-            command = [bwrap] + Self.bubblewrapArguments(readOnly: Self.foldersOutsideUsr(for: executable)) + command
+            command = [bwrap] + Self.bubblewrapArguments(readOnly: Self.foldersOutsideUsr(for: program)) + command
         }
         let pid = Self.spawn(command, environment: Self.environment, socket: pair[1])
         guard pid > 0 else {
@@ -235,15 +238,28 @@ public final class DecoderWorker: @unchecked Sendable {
     /// Dossier's translations, when they are not under /usr (a build folder, /opt/swift).
     private static func foldersOutsideUsr(for executable: String) -> [String] {
         var folders = [URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path]
-        if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
-           let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
-           let path = line.split(separator: " ").last {
-            folders.append((String(path) as NSString).deletingLastPathComponent)
+        if let runtime = mappedLibrary(named: "libswiftCore.so") {
+            folders.append((runtime as NSString).deletingLastPathComponent)
         }
         folders += (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init)
         if let locales = Localization.localeDirectory() { folders.append(locales) }
         var seen = Set<String>()
         return folders.filter { !$0.hasPrefix("/usr/") && FileManager.default.fileExists(atPath: $0) && seen.insert($0).inserted }
+    }
+
+    /// The path of a shared library this process has loaded, from /proc/self/maps (read line by
+    /// line: procfs files report no size, so a whole-file read gets nothing).
+    private static func mappedLibrary(named name: String) -> String? {
+        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(maps) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, maps) > 0, let line {
+            let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.hasSuffix("/" + name), let path = text.split(separator: " ").last { return String(path) }
+        }
+        return nil
     }
 
     /// Starts workers from one thread that lives as long as the process: bubblewrap's
