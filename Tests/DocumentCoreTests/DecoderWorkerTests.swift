@@ -38,12 +38,22 @@ final class DecoderWorkerTests: XCTestCase {
         return try worker.perform(operation, input: fd, options: options)
     }
 
-    /// The next request after a contained misbehaviour decodes as usual.
+    /// The next request after a contained misbehaviour works: the image decodes (where GdkPixbuf
+    /// decodes in the worker), and the file is read.
     private func assertTheNextImageDecodes(_ worker: DecoderWorker, _ image: URL, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(try? perform(worker, "image", file: image).values["width"], "40", "the next request works", file: file, line: line)
+        let size = (try? FileManager.default.attributesOfItem(atPath: image.path)[.size] as? Int).map(String.init)
+        XCTAssertEqual(try? perform(worker, "probe", file: image).values["size"], size, "the next request works", file: file, line: line)
+        guard !DecoderWorker.pixbufDecodesThroughGlycin else { return }
+        XCTAssertEqual(try? perform(worker, "image", file: image).values["width"], "40", "the next image decodes", file: file, line: line)
+    }
+
+    private func skipWhereGlycinDecodes() throws {
+        try XCTSkipIf(DecoderWorker.pixbufDecodesThroughGlycin,
+                      "GdkPixbuf hands images to glycin here, whose own sandbox cannot start inside a worker")
     }
 
     func testAnImageIsDecodedInTheWorkerIntoASealedMemfd() throws {
+        try skipWhereGlycinDecodes()
         let folder = try TemporaryFolder()
         let image = try picture(in: folder)
         for confinement in confinements {
@@ -62,6 +72,7 @@ final class DecoderWorkerTests: XCTestCase {
     }
 
     func testABadImageEndsOnTheDecodersMessage() throws {
+        try skipWhereGlycinDecodes()
         let folder = try TemporaryFolder()
         let image = try picture(in: folder)
         let garbage = try folder.write("garbage.png", bytes: [0x89, 0x50, 0x4e, 0x47] + Array(repeating: 0x41, count: 300))

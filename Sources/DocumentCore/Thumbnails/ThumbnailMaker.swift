@@ -75,6 +75,9 @@ struct ThumbnailMaker: Sendable {
         }
         let image: Pixbuf
         switch kind {
+        case .image where source.type != .jpeg && DecoderWorker.pixbufDecodesThroughGlycin:
+            // GdkPixbuf gives the file to glycin's sandboxed loaders (see pixbufDecodesThroughGlycin).
+            image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
         case .image, .pdf, .text: image = try ThumbnailWorkers.thumbnail(of: &source, kind: kind.name, edge: edge)
         case .external(let thumbnailer):
             let work = cache.root.appendingPathComponent("dossier-work")

@@ -1,4 +1,5 @@
 import CGLib
+import CImaging
 import CSandbox
 import Foundation
 import GObjectSupport
@@ -141,6 +142,15 @@ public final class DecoderWorker: @unchecked Sendable {
             throw .crashed(Self.stop(worker))
         }
     }
+
+    /// True where GdkPixbuf hands images to glycin (gdk-pixbuf 2.44 and later, Debian testing):
+    /// glycin then decodes them in sandboxed processes of its own, which it starts with a
+    /// temporary file and bubblewrap, both denied inside a worker. There, GdkPixbuf is called
+    /// from the process that asks, and the decoding is still out of it.
+    public static let pixbufDecodesThroughGlycin: Bool = {
+        g_slist_free(gdk_pixbuf_get_formats())
+        return mappedLibrary(named: "libglycin-2.so.0") != nil
+    }()
 
     // MARK: Starting and stopping
 

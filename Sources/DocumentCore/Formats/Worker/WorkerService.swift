@@ -71,6 +71,11 @@ struct WorkerDecoders {
     func perform(_ request: WorkerRequest, input: Int32) -> (WorkerReply, Int32?) {
         guard input >= 0 else { return (WorkerReply(error: "no input"), nil) }
         switch request.operation {
+        case "probe":
+            // The input's size: the least a decoder does (the containment tests' next request).
+            var status = stat()
+            guard fstat(input, &status) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
+            return (WorkerReply(values: ["size": String(status.st_size)]), nil)
         case "image": return image(input, options: request.options)
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
         default:
