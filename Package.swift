@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DocumentCore", targets: ["DocumentCore"]),
         .library(name: "DocumentUI", targets: ["DocumentUI"]),
         .executable(name: "dossier", targets: ["Dossier"]),
+        .executable(name: "dossier-decoder", targets: ["DossierDecoder"]),
     ],
     targets: [
         .systemLibrary(
@@ -39,13 +40,17 @@ let package = Package(
         // Text in legacy encodings: the charset detector (see DocumentCore/Text/CharsetDetector.swift).
         .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11 xdamage", providers: [.apt(["libx11-dev", "libxdamage-dev"])]),
+        // The decoder worker's confinement (limits, a seccomp filter) and its socket (see DecoderWorker).
+        .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive", "CPoppler"]),
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]
         ),
+        // The decoder worker: untrusted files decoded in a confined process of their own.
+        .executableTarget(name: "DossierDecoder", dependencies: ["DocumentCore"]),
         .target(name: "DossierFixtures", path: "Sources/DossierFixtures"),
         // A second process for the coordination tests (not installed).
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),

@@ -55,6 +55,13 @@ else
     fail "binary $bin missing or not executable"
 fi
 
+decoder="$root/libexec/dossier/dossier-decoder"
+if [ -f "$decoder" ] && [ -x "$decoder" ]; then
+    pass "decoder worker $decoder exists and is executable"
+else
+    fail "decoder worker $decoder missing or not executable"
+fi
+
 # --- desktop file ------------------------------------------------------------------------------
 desktop="$root/share/applications/$app_id.desktop"
 if [ -f "$desktop" ]; then

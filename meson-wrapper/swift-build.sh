@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds the `dossier` product with SwiftPM and copies it to the path meson expects.
+# Builds the `dossier` and `dossier-decoder` products with SwiftPM and copies them to the paths
+# meson expects (OUTPUT, and dossier-decoder in the same folder).
 # Usage: swift-build.sh SWIFT PACKAGE_PATH SCRATCH_PATH OUTPUT [extra `swift build` arguments...]
 set -eu
 
@@ -14,21 +15,25 @@ scratch_path=$3
 output=$4
 shift 4
 
-echo "swift-build.sh: $swift build -c release --package-path $package_path --scratch-path $scratch_path --product dossier $*"
-"$swift" build -c release --package-path "$package_path" --scratch-path "$scratch_path" \
-    --product dossier "$@"
+for product in dossier dossier-decoder; do
+    echo "swift-build.sh: $swift build -c release --package-path $package_path --scratch-path $scratch_path --product $product $*"
+    "$swift" build -c release --package-path "$package_path" --scratch-path "$scratch_path" \
+        --product "$product" "$@"
+done
 
 bin_path=$("$swift" build -c release --package-path "$package_path" --scratch-path "$scratch_path" \
     --show-bin-path "$@")
-built="$bin_path/dossier"
-if [ ! -x "$built" ]; then
-    echo "swift-build.sh: $built was not built" >&2
-    exit 1
-fi
-
-# Copy only when the binary changed, so a no-op build leaves the output's timestamp alone.
-if [ -f "$output" ] && cmp -s "$built" "$output"; then
-    exit 0
-fi
-cp -f "$built" "$output.tmp"
-mv -f "$output.tmp" "$output"
+# Copy only when a binary changed, so a no-op build leaves the outputs' timestamps alone.
+for product in dossier dossier-decoder; do
+    built="$bin_path/$product"
+    target="$(dirname "$output")/$product"
+    if [ ! -x "$built" ]; then
+        echo "swift-build.sh: $built was not built" >&2
+        exit 1
+    fi
+    if [ -f "$target" ] && cmp -s "$built" "$target"; then
+        continue
+    fi
+    cp -f "$built" "$target.tmp"
+    mv -f "$target.tmp" "$target"
+done

@@ -56,7 +56,7 @@ mirror() {
 packages_common=(
   pkg-config make gcc libc6-dev libstdc++-dev-placeholder
   libglib2.0-dev libgtk-4-dev libadwaita-1-dev libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev
-  libjpeg62-turbo-dev libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libxdamage-dev libfontconfig-dev
+  libjpeg62-turbo-dev libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libxdamage-dev libfontconfig-dev libseccomp-dev
   libgstreamer-plugins-base1.0-dev libuchardet-dev libgtk-4-media-gstreamer gstreamer1.0-plugins-base
   shared-mime-info gettext desktop-file-utils librsvg2-common fonts-dejavu-core
   curl libsqlite3-0 libncurses6 tzdata ca-certificates

@@ -11,6 +11,8 @@ packages=(
   libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libxdamage-dev libfontconfig-dev libgstreamer-plugins-base1.0-dev
   # text in legacy encodings: the charset detector GNOME-era apps and Mozilla use
   libuchardet-dev
+  # the decoder worker's seccomp filter
+  libseccomp-dev
   # the previewer's media: GStreamer through GtkMediaFile
   libgtk-4-media-gstreamer gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   # Space in Files: the real Nautilus, and Sushi as the peer the previewer is measured against

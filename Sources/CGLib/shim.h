@@ -6,6 +6,7 @@
 #include <glib-object.h>
 #include <gio/gio.h>
 #include <gio/gdesktopappinfo.h>
+#include <gio/gunixinputstream.h>
 #include "flags.h"
 #include <libintl.h>
 #include <locale.h>

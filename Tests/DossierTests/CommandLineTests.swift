@@ -19,6 +19,7 @@ final class CommandLineTests: XCTestCase {
         let version = try runner.run(["--version"])
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.output.hasPrefix("dossier 0."), version.output)
+        XCTAssertTrue(version.output.contains("Files are decoded in a separate process, confined by"), version.output)
     }
 
     func testUnknownCommandsAndOptionsAreUsageErrors() throws {

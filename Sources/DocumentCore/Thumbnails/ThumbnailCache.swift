@@ -134,6 +134,19 @@ struct ThumbnailSource: Sendable {
         type = (try? DocumentType(contentsOf: path)) ?? DocumentType(fileName: name)
     }
 
+    /// The file a decoder worker was given, open at `input`: read through /proc/self/fd, and
+    /// never checked for changes (the process that asked does that).
+    init(workerInput input: Int32, name: String, size: Int64, type: DocumentType) {
+        path = "/proc/self/fd/\(input)"
+        url = URL(fileURLWithPath: path)
+        uri = url.absoluteString
+        self.name = name
+        self.size = size
+        self.type = type
+        modified = 0
+        modifiedNanoseconds = 0
+    }
+
     /// True when the file is no longer the version the work started from.
     var changedSince: Bool {
         var status = stat()

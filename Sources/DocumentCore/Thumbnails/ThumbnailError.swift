@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a thumbnail could not be made.
-public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError, Codable {
     case unreadable(name: String, reason: String)
     case tooLarge(name: String, width: Int, height: Int)
     case fileTooLarge(name: String, limit: String)

@@ -75,9 +75,10 @@ struct ThumbnailMaker: Sendable {
         }
         let image: Pixbuf
         switch kind {
-        case .image: image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
-        case .pdf: image = try PDFThumbnailer.thumbnail(of: &source, edge: edge)
-        case .text: image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
+        case .image where source.type != .jpeg && DecoderWorker.pixbufDecodesThroughGlycin:
+            // GdkPixbuf gives the file to glycin's sandboxed loaders (see pixbufDecodesThroughGlycin).
+            image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
+        case .image, .pdf, .text: image = try ThumbnailWorkers.thumbnail(of: &source, kind: kind.name, edge: edge)
         case .external(let thumbnailer):
             let work = cache.root.appendingPathComponent("dossier-work")
             try? FileManager.default.createDirectory(at: cache.root, withIntermediateDirectories: true,

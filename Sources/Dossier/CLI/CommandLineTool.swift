@@ -22,6 +22,9 @@ struct CommandLineTool {
             return 0
         case "-v", "--version":
             print("dossier \(dossierVersion)")
+            print(DecoderWorker.Confinement.best == .bubblewrap
+                ? tr("Files are decoded in a separate process, confined by bubblewrap, seccomp and limits")
+                : tr("Files are decoded in a separate process, confined by seccomp and limits only: bubblewrap cannot run here"))
             return 0
         case "info": return InfoCommand(arguments: rest).run()
         case "apps": return AppsCommand(arguments: rest).run()

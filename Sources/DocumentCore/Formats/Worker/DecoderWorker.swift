@@ -1,0 +1,336 @@
+import CGLib
+import CImaging
+import CSandbox
+import Foundation
+import GObjectSupport
+
+/// A process that decodes untrusted files for the previewer and the thumbnailers, so that a
+/// memory bug in a decoding library runs in a process that holds nothing: not the session, not
+/// the user's files, not the D-Bus connection.
+///
+/// The worker is `dossier-decoder`, started under bubblewrap (no network, nothing of the file
+/// system but /usr and the libraries' read-only data, no capabilities) where bubblewrap runs,
+/// and in every case locking itself down before it reads any input: limits on address space,
+/// CPU time and file size, and a seccomp filter that denies sockets, writing files, running
+/// programs and touching other processes (`dossier_worker_lock_down`). The input comes as an
+/// open, read-only file descriptor; pixels come back in sealed memfds (`SealedBlob`).
+///
+/// A worker serves one request at a time and is kept for the next. One that crashes, hangs past
+/// its timeout or exceeds a limit is killed; that request fails with a `Failure`, and the next
+/// request starts a new worker.
+public final class DecoderWorker: @unchecked Sendable {
+    // @unchecked: the process and its socket are reached only under `state`'s lock.
+
+    /// How the worker is confined.
+    public enum Confinement: String, Sendable {
+        /// bubblewrap's namespaces, then the worker's own limits and seccomp filter.
+        case bubblewrap
+        /// Where bubblewrap cannot run (missing, or user namespaces off): the limits and the
+        /// seccomp filter only. Still out of process; never in-process.
+        case seccompOnly
+
+        /// bubblewrap when it works on this machine (tried once), else seccomp only; the first
+        /// time it is not, Dossier says so once in the log.
+        public static var best: Confinement { bubblewrapWorks ? .bubblewrap : .seccompOnly }
+
+        private static let bubblewrapWorks: Bool = {
+            guard let bwrap = takeString(g_find_program_in_path("bwrap")) else { return false }
+            let works = SandboxedProcess(arguments: [bwrap] + bubblewrapArguments(readOnly: []) + ["/usr/bin/true"])
+                .run(timeout: .seconds(30)) == .exited(0, errors: "")
+            if !works {
+                FileHandle.standardError.write(Data(
+                    "dossier: bubblewrap cannot run here: files are decoded in a separate process confined by seccomp and limits only\n".utf8))
+            }
+            return works
+        }()
+    }
+
+    /// What one worker may use.
+    public struct Limits: Sendable {
+        /// Address space, in bytes (RLIMIT_AS).
+        public var addressSpace: UInt64 = 4 << 30
+        /// CPU time for one request, in seconds (a soft RLIMIT_CPU raised before each request).
+        public var cpuSecondsPerRequest: UInt32 = 30
+        /// CPU time over the worker's life, in seconds; a worker that spent it is replaced.
+        public var cpuSecondsInAll: UInt32 = 600
+        /// The largest memfd a result may take, in bytes (RLIMIT_FSIZE).
+        public var largestResult: UInt64 = 1 << 30
+        /// Wall-clock time for one request.
+        public var timeout: Duration = .seconds(60)
+
+        public init() {}
+    }
+
+    /// Why a request failed.
+    public enum Failure: Error, Equatable, Sendable {
+        /// The decoder reported the input as bad, with its message.
+        case decoder(String)
+        /// The worker died during the request (a crash, a limit, or a denied call it did not survive).
+        case crashed(String)
+        /// The worker ran past the timeout and was killed.
+        case timedOut
+        /// The worker could not be started.
+        case cannotStart(String)
+    }
+
+    /// A result: small values by name, and the large one (pixels), when there is one.
+    public struct Output: Sendable {
+        public let values: [String: String]
+        public let blob: SealedBlob?
+    }
+
+    public let confinement: Confinement
+    public let limits: Limits
+    private let executable: String
+    private let testFormats: Bool
+    private let state = Locked(Running?.none)
+
+    private struct Running: Sendable {
+        let pid: pid_t
+        let socket: Int32
+    }
+
+    /// A worker (started at its first request) confined by `confinement`, within `limits`.
+    /// `testFormats` offers the test-only misbehaving decoders (the containment tests).
+    public init(confinement: Confinement = .best, limits: Limits = Limits(), executable: String? = nil,
+                testFormats: Bool = false) {
+        self.confinement = confinement
+        self.limits = limits
+        self.executable = executable ?? Self.defaultExecutable
+        self.testFormats = testFormats
+    }
+
+    deinit {
+        state.withLock { running in
+            if let worker = running { Self.stop(worker) }
+            running = nil
+        }
+    }
+
+    /// Runs `operation` on the file open at `input` (read-only; the caller keeps it), with
+    /// `options`; blocks until the worker answers, dies or times out. Not on the main thread.
+    public func perform(_ operation: String, input: Int32, options: [String: String] = [:]) throws(Failure) -> Output {
+        try state.withLock { running in
+            Result { () throws(Failure) -> Output in try exchange(operation, input: input, options: options, running: &running) }
+        }.get()
+    }
+
+    /// One request and its reply, with the lock held; `running` is cleared when the worker ended.
+    private func exchange(_ operation: String, input: Int32, options: [String: String],
+                          running: inout Running?) throws(Failure) -> Output {
+        if running == nil { running = try start() }
+        guard let worker = running else { throw .cannotStart("no worker") }
+        guard WorkerWire.send(WorkerRequest(operation: operation, options: options), fd: input, on: worker.socket) else {
+            running = nil
+            throw .crashed(Self.stop(worker))
+        }
+        let timeout = limits.timeout.components
+        let milliseconds = Int32(clamping: timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
+        guard dossier_packet_wait(worker.socket, milliseconds) == 1 else {
+            running = nil
+            Self.stop(worker)
+            throw .timedOut
+        }
+        switch WorkerWire.receive(WorkerReply.self, on: worker.socket) {
+        case .message(let reply, let fd):
+            let blob = fd >= 0 ? SealedBlob(adopting: fd) : nil
+            if let error = reply.error { throw .decoder(error) }
+            if fd >= 0, blob == nil { throw .decoder("the worker's result was not sealed") }
+            return Output(values: reply.values, blob: blob)
+        case .end, .garbled:
+            running = nil
+            throw .crashed(Self.stop(worker))
+        }
+    }
+
+    /// True where GdkPixbuf hands images to glycin (gdk-pixbuf 2.44 and later, Debian testing):
+    /// glycin then decodes them in sandboxed processes of its own, which it starts with a
+    /// temporary file and bubblewrap, both denied inside a worker. There, GdkPixbuf is called
+    /// from the process that asks, and the decoding is still out of it.
+    public static let pixbufDecodesThroughGlycin: Bool = {
+        g_slist_free(gdk_pixbuf_get_formats())
+        return mappedLibrary(named: "libglycin-2.so.0") != nil
+    }()
+
+    // MARK: Starting and stopping
+
+    /// `dossier-decoder` next to the running program (the build folder, or bin/ when installed
+    /// beside it), or in ../libexec/dossier; `DOSSIER_DECODER` overrides.
+    static var defaultExecutable: String {
+        if let path = ProcessInfo.processInfo.environment["DOSSIER_DECODER"] { return path }
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let beside = folder.appendingPathComponent("dossier-decoder").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return folder.deletingLastPathComponent().appendingPathComponent("libexec/dossier/dossier-decoder").path
+    }
+
+    private func start() throws(Failure) -> Running {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw .cannotStart(tr("the decoder %s is missing", executable))
+        }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw .cannotStart(String(cString: strerror(errno)))
+        }
+        defer { close(pair[1]) }
+        // The real path: inside bubblewrap only the folder it is really in is bound.
+        let program = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+        var command = [program, "--socket", "3", "--address-space", String(limits.addressSpace),
+                       "--cpu", String(limits.cpuSecondsInAll), "--cpu-per-request", String(limits.cpuSecondsPerRequest),
+                       "--largest-result", String(limits.largestResult)]
+        if testFormats { command.append("--test-formats") }
+        if confinement == .bubblewrap {
+            let bwrap = takeString(g_find_program_in_path("bwrap")) ?? "/usr/bin/bwrap"
+            command = [bwrap] + Self.bubblewrapArguments(readOnly: Self.foldersOutsideUsr(for: program)) + command
+        }
+        let pid = Self.spawn(command, environment: Self.environment, socket: pair[1])
+        guard pid > 0 else {
+            close(pair[0])
+            throw .cannotStart(String(cString: strerror(errno)))
+        }
+        return Running(pid: pid, socket: pair[0])
+    }
+
+    /// Kills the worker (and, under bubblewrap, its namespace with it), reaps it and says how it ended.
+    @discardableResult
+    private static func stop(_ worker: Running) -> String {
+        close(worker.socket)
+        var status: Int32 = 0
+        // A worker that is ending on its own (a crash) is given a moment to be reaped as it ends.
+        for _ in 0..<100 {
+            if waitpid(worker.pid, &status, WNOHANG) == worker.pid { return describe(status) }
+            usleep(2_000)
+        }
+        kill(-worker.pid, SIGKILL)
+        kill(worker.pid, SIGKILL)
+        while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+        return tr("it was stopped")
+    }
+
+    private static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7f, code = (status >> 8) & 0xff
+        // bubblewrap passes a signalled worker's end on as 128 + the signal.
+        let number = signal != 0 ? signal : code > 128 ? code - 128 : 0
+        guard number != 0 else { return tr("it exited with status %s", String(code)) }
+        return tr("it was ended by signal %s (%s)", String(number), String(cString: strsignal(number)))
+    }
+
+    /// The worker's environment: nothing of the caller's but what the libraries need to load.
+    private static let environment: [String] = {
+        var environment = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/nonexistent", "XDG_CACHE_HOME=/nonexistent",
+                           "MALLOC_ARENA_MAX=2", "GIO_USE_VFS=local", "GSETTINGS_BACKEND=memory", "GST_REGISTRY_FORK=no"]
+        let caller = ProcessInfo.processInfo.environment
+        // The user's language, so that the decoders' messages are in it.
+        for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"] {
+            if let value = caller[name] { environment.append(name + "=" + value) }
+        }
+        if let lang = caller["LANG"] { environment[1] = "LANG=" + lang }
+        if let locales = Localization.localeDirectory() { environment.append("DOSSIER_LOCALEDIR=" + locales) }
+        return environment
+    }()
+
+    /// bubblewrap's arguments for a worker: a new namespace of every kind (no network), /usr and
+    /// the libraries' data read-only, no /tmp, no home, no capabilities, a read-only root.
+    static func bubblewrapArguments(readOnly: [String]) -> [String] {
+        ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+         "--ro-bind", "/usr", "/usr",
+         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+         "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
+         "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
+         "--ro-bind-try", "/etc/fonts", "/etc/fonts",
+         "--ro-bind-try", "/var/cache/fontconfig", "/var/cache/fontconfig",
+         "--proc", "/proc", "--dev", "/dev", "--chdir", "/"]
+            + readOnly.flatMap { ["--ro-bind", $0, $0] }
+            + ["--remount-ro", "/", "--"]
+    }
+
+    /// The worker's own folder and the folders of the Swift runtime, LD_LIBRARY_PATH and
+    /// Dossier's translations, when they are not under /usr (a build folder, /opt/swift).
+    private static func foldersOutsideUsr(for executable: String) -> [String] {
+        var folders = [URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path]
+        if let runtime = mappedLibrary(named: "libswiftCore.so") {
+            folders.append((runtime as NSString).deletingLastPathComponent)
+        }
+        folders += (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init)
+        if let locales = Localization.localeDirectory() { folders.append(locales) }
+        var seen = Set<String>()
+        return folders.filter { !$0.hasPrefix("/usr/") && FileManager.default.fileExists(atPath: $0) && seen.insert($0).inserted }
+    }
+
+    /// The path of a shared library this process has loaded, from /proc/self/maps (read line by
+    /// line: procfs files report no size, so a whole-file read gets nothing).
+    private static func mappedLibrary(named name: String) -> String? {
+        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(maps) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, maps) > 0, let line {
+            let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.hasSuffix("/" + name), let path = text.split(separator: " ").last { return String(path) }
+        }
+        return nil
+    }
+
+    /// Starts workers from one thread that lives as long as the process: bubblewrap's
+    /// --die-with-parent ends the worker when the thread that started it ends, not the process.
+    private static func spawn(_ command: [String], environment: [String], socket: Int32) -> pid_t {
+        Spawner.shared.run { dossier_worker_spawn_strings(command, environment, socket) }
+    }
+}
+
+/// `dossier_worker_spawn` with Swift strings.
+private func dossier_worker_spawn_strings(_ command: [String], _ environment: [String], _ socket: Int32) -> pid_t {
+    let argv = command.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    return dossier_worker_spawn(argv, envp, socket)
+}
+
+/// One thread kept for the life of the process, that runs what is given to it and returns the result.
+private final class Spawner: @unchecked Sendable {
+    // @unchecked: `pending` and `result` are reached only under `condition`'s lock.
+    static let shared = Spawner()
+
+    private let condition = NSCondition()
+    private let serial = NSLock()
+    private var pending: (@Sendable () -> pid_t)?
+    private var result: pid_t?
+
+    private init() {
+        let thread = Thread { [unowned self] in loop() }
+        thread.name = "dossier-worker-spawner"
+        thread.start()
+    }
+
+    func run(_ work: @escaping @Sendable () -> pid_t) -> pid_t {
+        serial.lock()
+        defer { serial.unlock() }
+        condition.lock()
+        pending = work
+        result = nil
+        condition.broadcast()
+        while result == nil { condition.wait() }
+        let pid = result!
+        condition.unlock()
+        return pid
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while pending == nil { condition.wait() }
+            let work = pending!
+            pending = nil
+            condition.unlock()
+            let pid = work()
+            condition.lock()
+            result = pid
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}

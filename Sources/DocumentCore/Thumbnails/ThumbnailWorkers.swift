@@ -1,0 +1,113 @@
+import CGLib
+import CImaging
+import Foundation
+import GObjectSupport
+
+/// The built-in thumbnailers (images, PDF, text) run in decoder workers, never in the process
+/// that asked: the file goes to a worker as an open descriptor, and the thumbnail's pixels come
+/// back in a sealed memfd. A worker per core, kept between thumbnails.
+enum ThumbnailWorkers {
+    static let pool = DecoderWorkerPool(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// The operation's name on the worker's socket.
+    static let operation = "thumbnail"
+
+    /// Makes `source`'s picture at `edge` pixels with the thumbnailer `kind` in a worker.
+    static func thumbnail(of source: inout ThumbnailSource, kind: String, edge: Int) throws(ThumbnailError) -> Pixbuf {
+        let fd = open(source.path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw .unreadable(name: source.name, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let options = ["kind": kind, "edge": String(edge), "name": source.name, "type": source.type.identifier]
+        let output: DecoderWorker.Output
+        do {
+            output = try pool.perform(operation, input: fd, options: options)
+        } catch {
+            switch error {
+            case .decoder(let message):
+                throw (try? JSONDecoder().decode(ThumbnailError.self, from: Data(message.utf8)))
+                    ?? .decodingFailed(name: source.name, reason: message)
+            case .crashed(let how): throw .decodingFailed(name: source.name, reason: tr("the decoder stopped: %s", how))
+            case .timedOut:
+                throw .timedOut(name: source.name, thumbnailer: kind, seconds: Int(pool.limits.timeout.components.seconds))
+            case .cannotStart(let why): throw .unreadable(name: source.name, reason: why)
+            }
+        }
+        if let width = output.values["imageWidth"].flatMap(Int.init), let height = output.values["imageHeight"].flatMap(Int.init) {
+            source.dimensions = (width, height)
+        }
+        guard let image = pixbuf(output) else {
+            throw .decodingFailed(name: source.name, reason: tr("the image is empty"))
+        }
+        return image
+    }
+
+    /// The worker's pixels as a pixbuf (copied: a thumbnail is small), once their layout is checked.
+    private static func pixbuf(_ output: DecoderWorker.Output) -> Pixbuf? {
+        guard let blob = output.blob,
+              let width = output.values["width"].flatMap(Int.init), let height = output.values["height"].flatMap(Int.init),
+              let stride = output.values["stride"].flatMap(Int.init), let channels = output.values["channels"].flatMap(Int.init),
+              width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, channels == 3 || channels == 4,
+              stride >= width * channels, blob.count >= stride * (height - 1) + width * channels
+        else { return nil }
+        let bytes = blob.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        return gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, channels == 4 ? 1 : 0, 8,
+                                         Int32(width), Int32(height), Int32(stride)).map(Pixbuf.init(adopting:))
+    }
+
+    /// The worker's side: runs the thumbnailer on the file open at `input`.
+    static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
+        let name = options["name"] ?? "?"
+        guard let edge = options["edge"].flatMap(Int.init), edge > 0, edge <= 4096, let kind = options["kind"] else {
+            return (WorkerReply(error: "a thumbnail request without its size or kind"), nil)
+        }
+        var status = stat()
+        guard fstat(input, &status) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
+        var source = ThumbnailSource(workerInput: input, name: name, size: Int64(status.st_size),
+                                     type: options["type"].map(DocumentType.init(mimeType:)) ?? DocumentType(fileName: name))
+        let image: Pixbuf
+        do throws(ThumbnailError) {
+            switch kind {
+            case "image": image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
+            case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, edge: edge)
+            case "text": image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
+            default: return (WorkerReply(error: "no thumbnailer \(kind)"), nil)
+            }
+        } catch {
+            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
+            return (WorkerReply(error: encoded ?? error.description), nil)
+        }
+        var values: [String: String] = [:]
+        if let dimensions = source.dimensions {
+            values["imageWidth"] = String(dimensions.width)
+            values["imageHeight"] = String(dimensions.height)
+        }
+        return WorkerDecoders.reply(pixels: image.pointer, values: values)
+    }
+}
+
+/// A few decoder workers shared by callers on many threads: each request takes a free worker,
+/// or waits for one.
+final class DecoderWorkerPool: Sendable {
+    let limits: DecoderWorker.Limits
+    private let workers: [DecoderWorker]
+    private let free: Locked<[Int]>
+    private let available: DispatchSemaphore
+
+    init(count: Int, limits: DecoderWorker.Limits = DecoderWorker.Limits()) {
+        self.limits = limits
+        workers = (0..<count).map { _ in DecoderWorker(limits: limits) }
+        free = Locked(Array(0..<count))
+        available = DispatchSemaphore(value: count)
+    }
+
+    func perform(_ operation: String, input: Int32, options: [String: String]) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
+        available.wait()
+        let index = free.withLock { $0.removeLast() }
+        defer {
+            free.withLock { $0.append(index) }
+            available.signal()
+        }
+        return try workers[index].perform(operation, input: input, options: options)
+    }
+}
