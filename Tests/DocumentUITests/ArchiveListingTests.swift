@@ -1,3 +1,4 @@
+import CGtk
 @testable import DocumentUI
 import Foundation
 import XCTest
@@ -46,6 +47,33 @@ final class ArchiveListingTests: XCTestCase {
         XCTAssertEqual(listing.entries.map(\.isUnsafe), [true, true, false, false, false, false, false])
         XCTAssertNil(listing.entries[3].headerIndex, "b is only implied by a path")
         XCTAssertEqual(listing.entries[4].size, 1)
+    }
+
+    func testALongListingShowsAScreenfulFirstAndThenEveryEntry() throws {
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
+            throw XCTSkip("no DISPLAY: UI tests run under `make test`, which starts Xvfb")
+        }
+        let count = 300
+        let url = try tar((0..<count).map { (String(format: "file-%03d.txt", $0), "x") })
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            gtk_window_set_default_size(cast(window), 900, 700)
+            let page = PreviewPage(item: PreviewItem(url: url))
+            gtk_window_set_child(cast(window), page.view)
+            gtk_window_present(cast(window))
+            var listedWhenReady: Int?
+            page.stateDidChange = { [weak page] state in
+                guard state == .ready else { return }
+                listedWhenReady = (page?.renderer as? ArchiveRenderer)?.listedCount
+            }
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let renderer = try XCTUnwrap(page.renderer as? ArchiveRenderer)
+            XCTAssertEqual(listedWhenReady, ArchiveRenderer.firstRows, "a screenful of rows for the first frame")
+            XCTAssertTrue(spin { renderer.listedCount == count }, "then every entry")
+        }
     }
 
     func testUnsafePathsAreRecognised() {

@@ -1,3 +1,4 @@
+import CGtk
 @testable import DocumentUI
 import Foundation
 import XCTest
@@ -32,6 +33,32 @@ final class FolderSummaryTests: XCTestCase {
         XCTAssertTrue(summary.isDirectCountComplete, "the folder's own entries come first")
         XCTAssertEqual(summary.totalItems, 4)
         XCTAssertTrue(FolderRenderer.describe(summary).last?.hasPrefix("More than 4 items in all, totalling more than ") == true)
+    }
+
+    func testAKeptPageShownAgainCountsAgainWhatChangedDeeper() throws {
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
+            throw XCTSkip("no DISPLAY: UI tests run under `make test`, which starts Xvfb")
+        }
+        let root = try makeFolder()
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            let page = PreviewPage(item: PreviewItem(url: root))
+            gtk_window_set_child(cast(window), page.view)
+            gtk_window_present(cast(window))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let renderer = try XCTUnwrap(page.renderer as? FolderRenderer)
+            XCTAssertTrue(renderer.summaryText.contains("6 items in all"), renderer.summaryText)
+
+            gtk_widget_set_visible(window, 0)  // the previewer closed, its page kept
+            XCTAssertTrue(spin { gtk_widget_get_mapped(renderer.view) == 0 })
+            // Deeper inside: the folder's own time does not change, so the page is shown again.
+            try Data(count: 4).write(to: root.appendingPathComponent("inside/deeper/d.bin"))
+            gtk_window_present(cast(window))
+            XCTAssertTrue(spin { renderer.summaryText.contains("7 items in all, totalling 127 bytes") }, renderer.summaryText)
+        }
     }
 
     func testAMissingFolderFails() {

@@ -7,7 +7,8 @@ import GObjectSupport
 import XCTest
 
 /// A long Markdown document shows its first screen before all its blocks are built; the rest
-/// are appended after, in the document's order, and stop with the page when it goes.
+/// are appended after, in the document's order, while the page is shown, and stop with the
+/// page when it goes. Only the blocks near the visible part are mapped.
 final class MarkdownColumnTests: XCTestCase {
     override func setUp() async throws {
         guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
@@ -70,6 +71,67 @@ final class MarkdownColumnTests: XCTestCase {
                 return Int(text.split(separator: " ")[1])
             }
             XCTAssertEqual(paragraphs, Array(0..<Self.sections), "in the document's order")
+        }
+    }
+
+    func testTheBlocksAreBuiltOnlyWhileTheColumnIsShown() throws {
+        let folder = try TemporaryFolder()
+        let file = try longDocument(in: folder)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            gtk_window_set_default_size(cast(window), 900, 700)
+            let page = PreviewPage(item: PreviewItem(url: file))
+            gtk_window_set_child(cast(window), page.view)  // not shown yet, as a neighbour's page or a closed previewer's
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
+            XCTAssertTrue(spin { column.isPaused }, "building waits while the column is not shown")
+            XCTAssertLessThan(column.builtCount, column.blockCount, "with the first screen built")
+
+            gtk_window_present(cast(window))
+            XCTAssertTrue(spin { column.builtCount == column.blockCount }, "shown, the rest follow")
+            XCTAssertFalse(column.isPaused)
+        }
+    }
+
+    func testOnlyTheGroupsNearTheVisiblePartAreMapped() throws {
+        let folder = try TemporaryFolder()
+        let file = try longDocument(in: folder)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            gtk_window_set_default_size(cast(window), 900, 700)
+            let page = PreviewPage(item: PreviewItem(url: file))
+            gtk_window_set_child(cast(window), page.view)
+            gtk_window_present(cast(window))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
+            XCTAssertTrue(spin { column.builtCount == column.blockCount })
+            let groups = column.groups
+            XCTAssertGreaterThan(groups.count, 4)
+            let first = groups[0], last = groups[groups.count - 1]
+            XCTAssertTrue(spin { gtk_widget_get_mapped(first) != 0 && gtk_widget_get_mapped(last) == 0 },
+                          "at the top, the first blocks are mapped and the last are not")
+
+            let scrolled = try XCTUnwrap(gtk_widget_get_ancestor(column.view, gtk_scrolled_window_get_type()))
+            let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            XCTAssertTrue(spin { gtk_widget_get_mapped(last) != 0 && gtk_widget_get_mapped(first) == 0 },
+                          "scrolled to the end, the last blocks are mapped and the first are not")
+            let blocks = groups.reduce(0) { count, group in
+                var count = count
+                var child = gtk_widget_get_first_child(group)
+                while let current = child {
+                    count += 1
+                    child = gtk_widget_get_next_sibling(current)
+                }
+                return count
+            }
+            XCTAssertEqual(blocks, column.blockCount, "every block is in the column, mapped or not")
         }
     }
 

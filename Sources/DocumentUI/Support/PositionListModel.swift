@@ -26,6 +26,14 @@ final class PositionListModel {
         }
     }
 
+    /// Adds the positions `count..<newCount` at the end: the views keep the rows they made.
+    func grow(to newCount: Int) {
+        let old = count
+        guard newCount > old else { return }
+        storeCount(newCount)
+        g_list_model_items_changed(model, guint(old), 0, guint(newCount - old))
+    }
+
     private func storeCount(_ count: Int) {
         UnsafeMutableRawPointer(model).storeBytes(of: UInt(max(count, 0)), toByteOffset: countOffset, as: UInt.self)
     }

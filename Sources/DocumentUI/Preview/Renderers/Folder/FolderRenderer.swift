@@ -6,20 +6,52 @@ import GObjectSupport
 /// Folders as a summary page: the folder's icon and name, how many items it holds directly and
 /// in all, and their total size, counted off the main thread by a bounded walk that says
 /// "more than" when it stops early and never follows a link out of the folder.
+///
+/// A kept page shown again (the previewer keeps pages of unchanged files, and a folder's own
+/// time does not change when something deeper in it does) shows its count at once and counts
+/// again off the main thread, and the page follows if the count changed.
 @MainActor
 public final class FolderRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.folder]
 
     public let view: Widget
+    private var shown: (item: PreviewItem, type: DocumentType)?
+    private var isCounting = false
+    /// True from a count until the page is next hidden: the showing it was made for.
+    private var isCountFresh = false
 
     public init() {
         view = dossier_status_page_new()
+        connectSignal(raw(view), "map") { [weak self] in MainActor.assumeIsolated { self?.countAgain() } }
+        connectSignal(raw(view), "unmap") { [weak self] in MainActor.assumeIsolated { self?.isCountFresh = false } }
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
         let (measured, info) = await Task.detached { (FolderSummary.measure(path), try? ItemInfo.inspect(path)) }.value
-        let summary = try measured.get()
+        show(try measured.get(), info: info, of: item, type: type)
+        shown = (item, type)
+        isCountFresh = true
+    }
+
+    /// Counts the shown folder again (on a showing after the first), off the main thread.
+    private func countAgain() {
+        guard let shown, !isCounting, !isCountFresh else { return }
+        isCounting = true
+        isCountFresh = true
+        let path = shown.item.url.path
+        Task { @MainActor [weak self] in
+            let (measured, info) = await Task.detached { (FolderSummary.measure(path), try? ItemInfo.inspect(path)) }.value
+            guard let self else { return }
+            self.isCounting = false
+            if case .success(let summary) = measured { self.show(summary, info: info, of: shown.item, type: shown.type) }
+        }
+    }
+
+    /// The description the page shows (for tests).
+    var summaryText: String { borrowString(adw_status_page_get_description(OpaquePointer(view))) ?? "" }
+
+    private func show(_ summary: FolderSummary, info: ItemInfo?, of item: PreviewItem, type: DocumentType) {
         let page = OpaquePointer(view)
         let theme = gtk_icon_theme_get_for_display(gdk_display_get_default())
         adw_status_page_set_icon_name(page, type.iconNames.first { gtk_icon_theme_has_icon(theme, $0) != 0 } ?? "folder")
@@ -32,7 +64,8 @@ public final class FolderRenderer: PreviewRenderer {
             formatter.timeStyle = .short
             lines.append(tr("Modified %s", formatter.string(from: modified)))
         }
-        adw_status_page_set_description(page, lines.joined(separator: "\n"))
+        let description = lines.joined(separator: "\n")
+        if description != summaryText { adw_status_page_set_description(page, description) }
         setAccessibleName(view, tr("Summary of folder %s", item.displayTitle))
     }
 

@@ -7,7 +7,8 @@ import GObjectSupport
 /// file, quotes, rules and tables, in a readable column. A Source button in the renderer's own
 /// toolbar switches to the file's text, highlighted, in a GtkSourceView. The first megabyte is
 /// parsed off the main thread; a note says when the file is longer. The page is ready once a
-/// screenful of blocks is built; the rest follow in idle steps (`MarkdownColumn`).
+/// screenful of blocks is built; the rest follow in idle steps while it is shown, and only the
+/// blocks near the visible part are mapped (`MarkdownColumn`).
 @MainActor
 public final class MarkdownRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.markdown]
@@ -96,6 +97,7 @@ public final class MarkdownRenderer: PreviewRenderer {
         let column = MarkdownColumn(widgets: widgets, blocks: document.blocks)
         self.column = column
         adw_clamp_set_child(clamp, column.view)
+        if let adjustment = gtk_scrolled_window_get_vadjustment(cast(rendered)) { column.follow(adjustment) }
         column.start()
 
         pendingSource = document.source
