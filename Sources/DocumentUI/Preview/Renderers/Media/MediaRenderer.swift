@@ -49,7 +49,13 @@ public final class MediaRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let uri = item.url.absoluteString
-        let probe = try await Task.detached { MediaProbe.inspect(uri) }.value.get()
+        let inspected: Result<MediaProbe, PreviewError>
+        if case .media(let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
+            inspected = prefetched  // inspected while the service started
+        } else {
+            inspected = await Task.detached { MediaProbe.inspect(uri) }.value
+        }
+        let probe = try inspected.get()
 
         guard let file = gtk_media_file_new_for_filename(item.url.path) else {
             throw PreviewError(tr("The media file could not be opened."))
