@@ -1,23 +1,67 @@
 /* Libraries opened on first use: see CLoader.h. */
+#define _GNU_SOURCE /* dladdr */
 #include "CLoader.h"
 
 #include <dlfcn.h>
+#include <gmodule.h>
 #include <string.h>
+
+/* `name` in the folder of the GLib this process runs with, when it is there (a library of the
+   system: WebKitGTK, GStreamer… sit beside GLib); otherwise NULL. */
+static char *beside_glib(const char *name) {
+    Dl_info info;
+    if (strchr(name, G_DIR_SEPARATOR) != NULL || dladdr((void *)g_module_open, &info) == 0 || info.dli_fname == NULL) {
+        return NULL;
+    }
+    char *folder = g_path_get_dirname(info.dli_fname);
+    char *path = g_build_filename(folder, name, NULL);
+    g_free(folder);
+    if (g_path_is_absolute(path) && g_file_test(path, G_FILE_TEST_IS_REGULAR)) return path;
+    g_free(path);
+    return NULL;
+}
+
+/* Opens `path` through GModule, whose lock it takes before the dynamic loader's, as every
+   GModule lookup does. A plain dlopen() on another thread took them the other way round and
+   deadlocked: WebKitGTK brings libsoup, whose constructor opens a GModule while dlopen()
+   holds the loader's lock, as the main thread looked up a symbol for GtkBuilder (holding
+   GModule's lock, waiting for the loader's). The path is absolute: GModule would otherwise
+   look in the current folder first. */
+static void *open_module(const char *path, char **error) {
+    GModule *module = g_module_open(path, G_MODULE_BIND_LOCAL);
+    if (module == NULL) {
+        *error = g_strdup(g_module_error());
+        return NULL;
+    }
+    g_module_make_resident(module);
+    return module;
+}
 
 void *dossier_library_open(const char *override, const char *name, const char *prefix, const char *const *symbols,
                            gsize count, void (**slots)(void), char **error) {
     const char *chosen = g_getenv(override);
     if (chosen == NULL || *chosen == '\0') chosen = name;
-    void *library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        *error = g_strdup(reason ? reason : chosen);
-        return NULL;
+    char *path = g_path_is_absolute(chosen) ? g_strdup(chosen) : beside_glib(chosen);
+    gboolean through_gmodule = path != NULL;
+    void *library = NULL;
+    if (through_gmodule) {
+        library = open_module(path, error);
+        g_free(path);
+        if (library == NULL) return NULL;
+    } else {
+        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+        if (library == NULL) {
+            const char *reason = dlerror();
+            *error = g_strdup(reason ? reason : chosen);
+            return NULL;
+        }
     }
     for (gsize i = 0; i < count; i++) {
         char *symbol = g_strconcat(prefix, symbols[i], NULL);
-        void *address = dlsym(library, symbol);
-        if (address == NULL) {
+        void *address = NULL;
+        gboolean found = through_gmodule ? g_module_symbol(library, symbol, &address) && address != NULL
+                                      : (address = dlsym(library, symbol)) != NULL;
+        if (!found) {
             *error = g_strdup_printf("%s has no %s", chosen, symbol);
             g_free(symbol);
             return NULL;
