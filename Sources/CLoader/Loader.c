@@ -21,20 +21,20 @@ static char *beside_glib(const char *name) {
     return NULL;
 }
 
-/* Opens `path` through GModule, whose lock it takes before the dynamic loader's, as every
+/* Loads `path` through GModule, whose lock it takes before the dynamic loader's, as every
    GModule lookup does. A plain dlopen() on another thread took them the other way round and
    deadlocked: WebKitGTK brings libsoup, whose constructor opens a GModule while dlopen()
    holds the loader's lock, as the main thread looked up a symbol for GtkBuilder (holding
    GModule's lock, waiting for the loader's). The path is absolute: GModule would otherwise
-   look in the current folder first. */
-static void *open_module(const char *path, char **error) {
+   look in the current folder first. The library stays loaded. */
+static gboolean load_module(const char *path, char **error) {
     GModule *module = g_module_open(path, G_MODULE_BIND_LOCAL);
     if (module == NULL) {
         *error = g_strdup(g_module_error());
-        return NULL;
+        return FALSE;
     }
     g_module_make_resident(module);
-    return module;
+    return TRUE;
 }
 
 void *dossier_library_open(const char *override, const char *name, const char *prefix, const char *const *symbols,
@@ -42,26 +42,23 @@ void *dossier_library_open(const char *override, const char *name, const char *p
     const char *chosen = g_getenv(override);
     if (chosen == NULL || *chosen == '\0') chosen = name;
     char *path = g_path_is_absolute(chosen) ? g_strdup(chosen) : beside_glib(chosen);
-    gboolean through_gmodule = path != NULL;
-    void *library = NULL;
-    if (through_gmodule) {
-        library = open_module(path, error);
+    if (path != NULL && !load_module(path, error)) {
         g_free(path);
-        if (library == NULL) return NULL;
-    } else {
-        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-        if (library == NULL) {
-            const char *reason = dlerror();
-            *error = g_strdup(reason ? reason : chosen);
-            return NULL;
-        }
+        return NULL;
+    }
+    /* Once loaded, a handle of its own for dlsym (callers look up more symbols later); nothing
+       of the library runs again. */
+    void *library = dlopen(path != NULL ? path : chosen, RTLD_NOW | RTLD_LOCAL);
+    g_free(path);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        *error = g_strdup(reason ? reason : chosen);
+        return NULL;
     }
     for (gsize i = 0; i < count; i++) {
         char *symbol = g_strconcat(prefix, symbols[i], NULL);
-        void *address = NULL;
-        gboolean found = through_gmodule ? g_module_symbol(library, symbol, &address) && address != NULL
-                                      : (address = dlsym(library, symbol)) != NULL;
-        if (!found) {
+        void *address = dlsym(library, symbol);
+        if (address == NULL) {
             *error = g_strdup_printf("%s has no %s", chosen, symbol);
             g_free(symbol);
             return NULL;
