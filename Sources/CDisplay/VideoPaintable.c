@@ -44,7 +44,8 @@ static void dossier_video_paintable_snapshot(GdkPaintable *paintable, GdkSnapsho
     DossierVideoPaintable *self = DOSSIER_VIDEO_PAINTABLE(paintable);
     if (width <= 0 || height <= 0) return;
     GdkPaintable *image = gdk_paintable_get_current_image(self->source);
-    GdkTexture *frame = GDK_IS_TEXTURE(image) ? GDK_TEXTURE(image) : NULL;
+    /* Frames in memory only: a GL texture (GTK's GL renderer) is made smaller by the GPU. */
+    GdkTexture *frame = GDK_IS_MEMORY_TEXTURE(image) ? GDK_TEXTURE(image) : NULL;
     if (frame == NULL || (width >= gdk_texture_get_width(frame) && height >= gdk_texture_get_height(frame))) {
         gdk_paintable_snapshot(self->source, snapshot, width, height);
         g_object_unref(image);

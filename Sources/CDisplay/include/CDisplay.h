@@ -27,9 +27,9 @@ GdkPaintable *dossier_pixel_paintable_new(GdkTexture *texture);
    with frames made smaller by a linear filter. GTK 4.8's cairo renderer shrinks a texture
    with cairo's "good" filter, a convolution over every source pixel: 35 ms of pixman for one
    1080p frame shown in the previewer's window, on the way to the first frame and at every
-   frame after. Here the frame is copied once for cairo and sampled bilinearly (GTK 4.10's
-   scaled textures with a linear filter where the headers have them). At its size or larger,
-   a frame is drawn as the source draws it. Main thread. */
+   frame after. Here a frame in memory is copied once for cairo and sampled bilinearly (GTK
+   4.10's scaled textures with a linear filter where the headers have them). A frame at its
+   size or larger, or on the GPU, is drawn as the source draws it. Main thread. */
 GdkPaintable *dossier_video_paintable_new(GdkPaintable *source);
 
 /* Keeps the shared memory that GTK's frames reach an X11 window through.
