@@ -30,7 +30,7 @@ let package = Package(
         ),
         // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive, poppler) are opened
         // with dlopen() when first used, not linked: every start of Dossier would pay for loading them.
-        .target(name: "CLoader", dependencies: ["CGLib"]),
+        .target(name: "CLoader", dependencies: ["CGLib"], linkerSettings: [.linkedLibrary("gmodule-2.0")]),
         .target(name: "CWebKit", dependencies: ["CGtk", "CLoader"]),
         .target(name: "CPoppler", dependencies: ["CGLib", "CLoader"]),
         .target(name: "CGStreamer", dependencies: ["CGLib", "CLoader"]),

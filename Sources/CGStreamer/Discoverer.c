@@ -48,6 +48,8 @@ static const char *const gst_symbols[] = {
 G_STATIC_ASSERT(sizeof gst == G_N_ELEMENTS(gst_symbols) * sizeof(void (*)(void)));
 
 static char *gst_error;
+/* Set once GStreamer is loaded and initialised. */
+static gint gst_loaded;
 
 static gpointer gst_open(gpointer unused) {
     (void)unused;
@@ -61,7 +63,12 @@ static gpointer gst_open(gpointer unused) {
         g_clear_error(&error);
         return NULL;
     }
+    g_atomic_int_set(&gst_loaded, 1);
     return library;
+}
+
+gboolean dossier_media_is_loaded(void) {
+    return g_atomic_int_get(&gst_loaded);
 }
 
 static char *take_message(GError **error, const char *fallback) {

@@ -23,6 +23,15 @@ GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
    enlarged). Main thread. */
 GdkPaintable *dossier_pixel_paintable_new(GdkTexture *texture);
 
+/* A paintable that shows `source` (a video's GtkMediaStream; it takes a reference of its own)
+   with frames made smaller by a linear filter. GTK 4.8's cairo renderer shrinks a texture
+   with cairo's "good" filter, a convolution over every source pixel: 35 ms of pixman for one
+   1080p frame shown in the previewer's window, on the way to the first frame and at every
+   frame after. Here a frame in memory is copied once for cairo and sampled bilinearly (GTK
+   4.10's scaled textures with a linear filter where the headers have them). A frame at its
+   size or larger, or on the GPU, is drawn as the source draws it. Main thread. */
+GdkPaintable *dossier_video_paintable_new(GdkPaintable *source);
+
 /* Keeps the shared memory that GTK's frames reach an X11 window through.
 
    GTK 4.8's cairo renderer hands each frame to X11 through cairo-xlib, which copies it into

@@ -36,6 +36,9 @@ typedef struct {
    DOSSIER_MEDIA_OK; otherwise *error may get a message (g_free it). */
 DossierMediaResult dossier_media_discover(const char *uri, guint64 timeout, DossierMediaInfo *info, char **error);
 
+/* Whether a dossier_media_discover call has loaded and initialised GStreamer (thread-safe). */
+gboolean dossier_media_is_loaded(void);
+
 /* Frees what dossier_media_discover put in *info. */
 void dossier_media_info_clear(DossierMediaInfo *info);
 

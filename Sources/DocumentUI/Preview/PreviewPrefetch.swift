@@ -15,6 +15,10 @@ enum PreviewPrefetch {
         case image(edge: Int32, Result<ImageRenderer.Decoded, PreviewError>)
         case pdf(width: Int32, Result<PDFRenderer.Opened, PreviewError>)
         case text(Result<TextRenderer.Read, PreviewError>)
+        /// The page read, and WebKitGTK loaded.
+        case html(Result<HTMLRenderer.Page, PreviewError>)
+        /// The discoverer's findings (GStreamer loaded).
+        case media(Result<MediaProbe, PreviewError>)
     }
 
     private struct Entry: Sendable {
@@ -78,6 +82,14 @@ enum PreviewPrefetch {
         if type.conforms(to: .pdf) {
             let pageWidth = PDFRenderer.fittingWidth(windowWidth: width)
             return .pdf(width: pageWidth, await PDFRenderer.open(url, firstPageWidth: pageWidth))
+        }
+        // Before text: a page is text too. WebKitGTK and GStreamer take a few hundred ms to load
+        // on a cold start, as long as GTK and the application.
+        if type.conforms(to: .html) {
+            return .html(await HTMLRenderer.prepare(url.path))
+        }
+        if type.conforms(to: .audio) || type.conforms(to: .movie) {
+            return .media(MediaProbe.inspect(url.absoluteString))
         }
         if type.conforms(to: .text) {
             return .text(TextRenderer.read(url, type: type))

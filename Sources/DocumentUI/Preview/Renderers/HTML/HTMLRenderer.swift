@@ -12,8 +12,8 @@ import GObjectSupport
 /// is refused: it stays as it is), and links are not followed in the previewer: they go to
 /// the controller, which asks its delegate and opens them in the default browser.
 ///
-/// WebKitGTK is loaded the first time a page is shown (off the main thread), not when Dossier
-/// starts; without it the page says so.
+/// WebKitGTK is loaded the first time a page is shown (off the main thread, while the page is
+/// read), not when Dossier starts; without it the page says so.
 @MainActor
 public final class HTMLRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.html]
@@ -46,19 +46,22 @@ public final class HTMLRenderer: PreviewRenderer {
         dossier_webview_load_remote_content(web)
     }
 
+    /// A page's text, and whether it refers to remote content.
+    struct Page: Sendable {
+        let html: String
+        let refersToRemoteContent: Bool
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
-        let read = await Task.detached { () -> Result<(String, Bool), PreviewError> in
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
-            }
-            defer { try? handle.close() }
-            let data = (try? handle.read(upToCount: HTMLRenderer.limit)) ?? Data()
-            let html = TextEncoding.decode(data, isStartOfFile: data.count >= HTMLRenderer.limit).text
-            return .success((html, !RemoteContent.references(in: html).isEmpty))
-        }.value
-        let (html, refersToRemoteContent) = try read.get()
-        let web = try await Self.makeWebView()
+        let prepared: Result<Page, PreviewError>
+        if case .html(let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
+            prepared = prefetched  // read, and WebKitGTK loaded, while the service started
+        } else {
+            prepared = await Task.detached { await Self.prepare(path) }.value
+        }
+        let page = try prepared.get()
+        let web = Self.makeWebView()
         self.web = web
         gtk_box_append(cast(view), web)
         let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
@@ -68,7 +71,7 @@ public final class HTMLRenderer: PreviewRenderer {
             let box = Unmanaged.passRetained(LoadContinuation(continuation)).toOpaque()
             // Link clicks reach the controller through this renderer (kept alive by its view).
             let me = Unmanaged.passUnretained(self).toOpaque()
-            dossier_webview_load_offline(web, html, item.url.absoluteString, store.path, { uri, data in
+            dossier_webview_load_offline(web, page.html, item.url.absoluteString, store.path, { uri, data in
                 guard let uri, let url = URL(string: String(cString: uri)) else { return }
                 let renderer = Unmanaged<HTMLRenderer>.fromOpaque(data!).takeUnretainedValue()
                 MainActor.assumeIsolated { renderer.linkHandler?(url) }
@@ -78,21 +81,39 @@ public final class HTMLRenderer: PreviewRenderer {
         }
         guard loaded else { throw PreviewError(tr("The page could not be shown without loading remote content.")) }
         setAccessibleName(web, tr("Web page %s", item.displayTitle))
-        if refersToRemoteContent { dossier_banner_set_revealed(banner, 1) }
+        if page.refersToRemoteContent { dossier_banner_set_revealed(banner, 1) }
     }
 
-    /// A web view, once WebKitGTK is loaded (the first time, off the main thread: it takes a
-    /// while).
-    private static func makeWebView() async throws -> Widget {
-        let loaded = await Task.detached { () -> Result<Void, PreviewError> in
-            var error: UnsafeMutablePointer<CChar>?
-            guard dossier_webkit_load(&error) != 0 else {
-                let reason = takeString(error) ?? ""
-                return .failure(PreviewError(tr("Web pages cannot be shown: WebKitGTK could not be loaded (%s).", reason)))
-            }
-            return .success(())
-        }.value
-        try loaded.get()
+    /// Reads the page at `path` while WebKitGTK loads (the first time; it takes a while), both
+    /// off the main thread. The previewer service does it for its first item as it starts.
+    nonisolated static func prepare(_ path: String) async -> Result<Page, PreviewError> {
+        async let webKit = loadWebKit()
+        let page = read(path)
+        let loaded = await webKit
+        return page.flatMap { page in loaded.map { page } }
+    }
+
+    private nonisolated static func loadWebKit() -> Result<Void, PreviewError> {
+        var error: UnsafeMutablePointer<CChar>?
+        guard dossier_webkit_load(&error) != 0 else {
+            let reason = takeString(error) ?? ""
+            return .failure(PreviewError(tr("Web pages cannot be shown: WebKitGTK could not be loaded (%s).", reason)))
+        }
+        return .success(())
+    }
+
+    private nonisolated static func read(_ path: String) -> Result<Page, PreviewError> {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: limit)) ?? Data()
+        let html = TextEncoding.decode(data, isStartOfFile: data.count >= limit).text
+        return .success(Page(html: html, refersToRemoteContent: !RemoteContent.references(in: html).isEmpty))
+    }
+
+    /// A web view (WebKitGTK is loaded).
+    private static func makeWebView() -> Widget {
         let web = dossier_webview_new()!
         gtk_widget_set_vexpand(web, 1)
         gtk_widget_set_hexpand(web, 1)

@@ -19,6 +19,10 @@ struct MediaProbe: Sendable {
     /// Cover art is decoded no larger than this on its long side.
     static let coverSize: Int32 = 512
 
+    /// Whether GStreamer is loaded and initialised (by a first inspection): GTK's media backend
+    /// then opens a stream without loading it on the main thread.
+    static var isGStreamerLoaded: Bool { dossier_media_is_loaded() != 0 }
+
     /// Inspects the file at `uri` (blocking: call it off the main thread). GStreamer is loaded
     /// the first time.
     static func inspect(_ uri: String) -> Result<MediaProbe, PreviewError> {
