@@ -98,6 +98,7 @@ final class ThumbnailGeneratorTests: XCTestCase {
             try folder.write("camera-\($0).jpg", bytes: EXIF.inserting(into: photo, orientation: 1, thumbnail: embedded))
         }
         let plain = try folder.write("plain.png", bytes: TestImage.encode(TestImage.gradient(width: 900, height: 700), as: "png"))
+        let bare = try folder.write("bare.jpg", bytes: photo)
         // One worker, so the queue order is the order of work; it waits in its first delivery
         // until every request is queued.
         let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails")), workers: 1)
@@ -109,15 +110,19 @@ final class ThumbnailGeneratorTests: XCTestCase {
                 deliveries.record($0, tag: "\(index) ")
             }
         }
+        // The most urgent, a photo without an EXIF thumbnail: its full decode waits for the others' quick pictures.
+        generator.generate(.init(url: bare, size: 128, representations: [.lowQuality, .thumbnail], priority: 20)) {
+            deliveries.record($0, tag: "bare ")
+        }
         // The least urgent, with no quick picture to show (a PNG never cached).
         generator.generate(.init(url: plain, size: 128, representations: [.lowQuality, .thumbnail], priority: 0)) {
             deliveries.record($0, tag: "plain ")
         }
         queued.signal()
-        XCTAssertTrue(eventually(timeout: 300) { deliveries.all.count == 9 })
+        XCTAssertTrue(eventually(timeout: 300) { deliveries.all.count == 10 })
         XCTAssertEqual(deliveries.all, [
             "0 low", "1 low", "2 low", "3 low",
-            "plain thumbnail generated",
+            "bare thumbnail generated", "plain thumbnail generated",
             "0 thumbnail generated", "1 thumbnail generated", "2 thumbnail generated", "3 thumbnail generated",
         ])
     }

@@ -138,6 +138,49 @@ final class BrowserUITests: XCTestCase {
         XCTAssertFalse(all.contains("plan-file09999-notes.txt"))
     }
 
+    /// A burst of wheel clicks faster than the frames (a wheel spun; a slow frame while
+    /// thumbnails arrive) moves the grid by a step a click, GTK's step (the page's height to the
+    /// power ⅔): it used to fling a big folder's grid to its end.
+    func testABurstOfWheelClicksMovesTheGridAStepAClickNotToTheEnd() throws {
+        let folder = try TemporaryFolder("dossier-wheel-ui")
+        let files = folder.url.appendingPathComponent("Three Thousand")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        for index in 0..<3_000 {
+            try Data("Line \(index)\n".utf8).write(to: files.appendingPathComponent(String(format: "file%04d.txt", index)))
+        }
+        try open(files)
+        var cells: [DesktopSession.GridCell] = []
+        _ = eventually(timeout: 60) {
+            cells = DesktopSession.gridCells()
+            return cells.first?.name == "file0000.txt" && Set(cells.map(\.y)).count >= 3
+        }
+        XCTAssertEqual(cells.first?.name, "file0000.txt", "the grid shows the first files")
+        let rows = Set(cells.map(\.y)).sorted()
+        let rowHeight = Double(try XCTUnwrap(rows.dropFirst().first) - rows[0])
+        let columns = cells.filter { $0.y == rows[0] }.count
+        let grid = try XCTUnwrap(DesktopSession.frame(of: "Items", inApp: "dossier"), "the grid is in the tree")
+
+        let clicks = 100
+        let middle = (x: cells[0].x, y: grid.y + grid.height / 2)
+        DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(middle.x), String(middle.y),
+                            "click", "--repeat", String(clicks), "--delay", "4", "5"])
+        // Once the grid has come to rest, a click in its middle selects the item there (GTK 4.8
+        // reports the cells' places to AT-SPI as they were before the scroll: read no places).
+        XCTAssertNotNil(DesktopSession.steadyScreenshot("wheel-1-after-burst", region: grid), "the grid came to rest")
+        DesktopSession.click(x: middle.x, y: middle.y)
+        var selected: [String] = []
+        XCTAssertTrue(eventually(timeout: 60) {
+            selected = DesktopSession.gridCells(onScreenOnly: false).filter(\.selected).map(\.name)
+            return selected.count == 1
+        }, "the click selected one item: \(selected)")
+        let index = try XCTUnwrap(selected.first.flatMap { Int($0.dropFirst(4).prefix(4)) }, "a file is selected: \(selected)")
+        let step = pow(Double(grid.height), 2.0 / 3.0)
+        let expected = (Double(clicks) * step + Double(grid.height) / 2) / rowHeight
+        XCTAssertEqual(Double(index / columns), expected, accuracy: max(2, Double(clicks) * step / rowHeight * 0.2),
+                       "\(clicks) clicks of \(Int(step)) px over rows of \(Int(rowHeight)) px: row \(index / columns) "
+                       + "(\(selected[0])) in the middle, of \(3_000 / columns)")
+    }
+
     func testSpaceRightAndEscapeInThePreviewerThenEnterOpensTheSelectionInTheDefaultApp() throws {
         try apps.addApp("text-editor", name: "Text Editor", types: ["text/plain"])
         try apps.addApp("notes", name: "Notes", types: ["text/plain"])
@@ -312,8 +355,10 @@ extension DesktopSession {
         let y: Int
     }
 
-    /// The cells of the grid ("Items") on screen, in reading order: top to bottom, left to right.
-    static func gridCells(app: String = "dossier") -> [GridCell] {
+    /// The cells of the grid ("Items") on screen, in reading order: top to bottom, left to right;
+    /// with `onScreenOnly` false, every cell GTK keeps, on screen or not (GTK 4.8 reports the
+    /// cells' places to AT-SPI as they were before a scroll: after one, read no places).
+    static func gridCells(app: String = "dossier", onScreenOnly: Bool = true) -> [GridCell] {
         let script = """
             import pyatspi
             def find(node, depth):
@@ -346,7 +391,7 @@ extension DesktopSession {
                             # Only the cells on screen (GTK keeps more around the view).
                             if box.width <= 0 or box.height <= 0: continue
                             middle = box.y + box.height // 2
-                            if middle < view.y or middle > view.y + view.height: continue
+                            if \(onScreenOnly ? "True" : "False") and (middle < view.y or middle > view.y + view.height): continue
                             name = first_label(cell, 0)
                             if not name: continue
                             selected = cell.getState().contains(pyatspi.STATE_SELECTED)

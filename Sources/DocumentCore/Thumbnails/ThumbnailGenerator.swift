@@ -93,7 +93,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
 
     /// How far below its priority a request's thumbnail waits once its quick picture is
     /// shown: the quick pictures of every request up to this much less urgent come first, and
-    /// the thumbnails of requests that had none to show (still an icon). A screenful of cells
+    /// the thumbnails of requests that had none to show (still an icon), which wait half as far. A screenful of cells
     /// then shows pictures in the time of a few EXIF thumbnails rather than after one full
     /// decode per cell, and the full thumbnails follow. Once its quick picture is shown, a
     /// request's thumbnail is made and cached even if the request is then cancelled (a cell
@@ -242,9 +242,16 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         func deliver(_ result: Result<Representation, ThumbnailError>) {
             if !isCancelled(job.id) { job.handler(result) }
         }
-        if request.representations.contains(.lowQuality), !job.quickPictureTried, let quick = quickPicture(of: request.url, below: size) {
-            deliver(.success(.lowQuality(quick)))
-            if request.representations.contains(.thumbnail) { return requeueThumbnail(of: job) }
+        if request.representations.contains(.lowQuality), !job.quickPictureTried {
+            if let quick = quickPicture(of: request.url, below: size) {
+                deliver(.success(.lowQuality(quick)))
+                if request.representations.contains(.thumbnail) { return requeueThumbnail(of: job) }
+            } else if request.representations.contains(.thumbnail) {
+                // No quick picture: the full thumbnail waits behind the quick pictures of the
+                // requests around it (a photo without an EXIF thumbnail took a worker for a full
+                // decode while the rest of the screen waited for theirs), ahead of the upgrades.
+                return requeue(job, below: Self.quickPictureLead / 2)
+            }
         }
         guard request.representations.contains(.thumbnail), job.quickPictureTried || !isCancelled(job.id) else { return finish(job.id) }
         do {
@@ -265,6 +272,18 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         var rest = job
         rest.quickPictureTried = true
         pending.insert(rest, id: job.id, priority: job.request.priority - Self.quickPictureLead)
+        condition.signal()
+    }
+
+    /// Puts `job`'s thumbnail back in the queue `lead` below its priority; cancelling it still
+    /// drops it (nothing has been shown for it).
+    private func requeue(_ job: Job, below lead: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        running.remove(job.id)
+        var rest = job
+        rest.quickPictureTried = true
+        pending.insert(rest, id: job.id, priority: job.request.priority - lead)
         condition.signal()
     }
 

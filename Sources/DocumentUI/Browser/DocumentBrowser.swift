@@ -49,6 +49,12 @@ public final class DocumentBrowser {
     let preview: BrowserPreview
     let loader = ThumbnailLoader()
     let stack: Widget
+    /// The "loading" page's spinner: spinning only while that page is shown. A spinner spins by
+    /// a CSS animation, which GTK 4.8 runs on a page the stack hides too: it drew a frame 60
+    /// times a second for as long as the window was open, each restyling the stack and laying
+    /// out the window again (on X11 with a round trip to the server for the work area), so the
+    /// main thread was busy when nothing moved and a folder's grid came up later.
+    private let loadingSpinner: Widget
     let toasts: OpaquePointer
     var history = BrowserHistory()
     // Working on items (Browser/Actions).
@@ -93,7 +99,7 @@ public final class DocumentBrowser {
         gtk_stack_add_named(OpaquePointer(stack), list.scrolled, "list")
         gtk_stack_add_named(OpaquePointer(stack), status.widget, "status")
         let spinner = gtk_spinner_new()!
-        gtk_spinner_start(cast(spinner))
+        loadingSpinner = spinner
         gtk_widget_set_size_request(spinner, 32, 32)
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
@@ -336,6 +342,7 @@ public final class DocumentBrowser {
         if borrowString(gtk_stack_get_visible_child_name(OpaquePointer(stack))) != name {
             gtk_stack_set_visible_child_name(OpaquePointer(stack), name)
         }
+        gtk_spinner_set_spinning(cast(loadingSpinner), name == "loading" ? 1 : 0)
         actionGroup.setEnabled("empty-trash", location == .trash && model.count > 0)
     }
 

@@ -10,6 +10,7 @@ final class ItemGridView {
     /// A scrolled window holding the grid: the widget to show.
     let scrolled: Widget
     let grid: Widget
+    private let wheelSteps: WheelSteps
     private let loader: ThumbnailLoader
     private let requests: ThumbnailRequests
     /// Cells by their list item, while GTK keeps them.
@@ -58,6 +59,7 @@ final class ItemGridView {
         gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(scrolled, 1)
         gtk_widget_set_hexpand(scrolled, 1)
+        wheelSteps = WheelSteps(scrolled: scrolled)
 
         connectSignal(raw(factory), "setup") { [weak self] listItem in
             guard let self, let listItem else { return }
