@@ -66,11 +66,11 @@ enum FloorBenchmark {
                 .deletingLastPathComponent().appendingPathComponent("tools/bench-floor.c")
             program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
                 .appendingPathComponent("bench-floor")
-            let flags = try FloorBenchmark.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libadwaita-1"])
-            try FloorBenchmark.run("/usr/bin/gcc", ["-O2", "-o", program.path, source.path]
-                                   + flags.split(whereSeparator: \.isWhitespace).map(String.init))
-            let gtk = try FloorBenchmark.run("/usr/bin/pkg-config", ["--modversion", "gtk4"]).trimmingCharacters(in: .whitespacesAndNewlines)
-            let adwaita = try FloorBenchmark.run("/usr/bin/pkg-config", ["--modversion", "libadwaita-1"])
+            let flags = try Measure.run("/usr/bin/pkg-config", ["--cflags", "--libs", "libadwaita-1"], checked: true)
+            try Measure.run("/usr/bin/gcc", ["-O2", "-o", program.path, source.path]
+                            + flags.split(whereSeparator: \.isWhitespace).map(String.init), checked: true)
+            let gtk = try Measure.run("/usr/bin/pkg-config", ["--modversion", "gtk4"], checked: true).trimmingCharacters(in: .whitespacesAndNewlines)
+            let adwaita = try Measure.run("/usr/bin/pkg-config", ["--modversion", "libadwaita-1"], checked: true)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             versions = "GTK \(gtk), libadwaita \(adwaita)"
             let minor = gtk.split(separator: ".").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -106,27 +106,4 @@ enum FloorBenchmark {
             return shownAt
         }
     }
-
-    /// Runs a program to completion; its standard output, or an error with its exit status.
-    @discardableResult
-    private static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FloorError(command: ([program] + arguments).joined(separator: " "),
-                                                                      status: process.terminationStatus) }
-        return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// The floor program could not be built: which command failed, with its exit status.
-struct FloorError: Error, CustomStringConvertible {
-    let command: String
-    let status: Int32
-    var description: String { "`\(command)` exited with status \(status)" }
 }

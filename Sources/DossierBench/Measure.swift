@@ -15,9 +15,10 @@ enum Measure {
         return samples[samples.count / 2]
     }
 
-    /// Runs a program to completion, returning its standard output.
+    /// Runs a program to completion, returning its standard output; when `checked`, a non-zero
+    /// exit status throws `CommandFailed`.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String]) throws -> String {
+    static func run(_ program: String, _ arguments: [String], checked: Bool = false) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -26,7 +27,17 @@ enum Measure {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        guard !checked || process.terminationStatus == 0 else {
+            throw CommandFailed(command: ([program] + arguments).joined(separator: " "), status: process.terminationStatus)
+        }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A command that exited with a non-zero status.
+    struct CommandFailed: Error, CustomStringConvertible {
+        let command: String
+        let status: Int32
+        var description: String { "`\(command)` exited with status \(status)" }
     }
 
     static func rate(_ count: Int, _ seconds: Double) -> String {
