@@ -20,20 +20,9 @@ enum BrowserBenchmark {
 
     static func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["DISPLAY"] != nil, environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            print("Browser: skipped, needs a display and a session bus (make bench starts them)")
-            return
-        }
-        guard FileManager.default.isExecutableFile(atPath: nautilus) else {
-            print("Browser: skipped, Nautilus (Debian's nautilus) is not installed")
-            return
-        }
-        guard let display = XOpenDisplay(nil) else {
-            print("Browser: skipped, the display cannot be reached")
-            return
-        }
-        defer { XCloseDisplay(display) }
-        dossier_x11_tolerate_errors()
+        guard let session = BenchSession("Browser", peer: nautilus, named: "Nautilus (Debian's nautilus)") else { return }
+        defer { session.close() }
+        let display = session.display
 
         let folder = try TemporaryFolder("dossier-bench-browser")
         let files = folder.url.appendingPathComponent("100000 files")

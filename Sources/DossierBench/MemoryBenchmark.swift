@@ -27,21 +27,10 @@ enum MemoryBenchmark {
     }
 
     static func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["DISPLAY"] != nil, environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            print("Memory: skipped, needs a display and a session bus (make bench starts them)")
-            return
-        }
-        guard FileManager.default.isExecutableFile(atPath: sushi) else {
-            print("Memory: skipped, Sushi (Debian's gnome-sushi) is not installed")
-            return
-        }
-        guard let display = XOpenDisplay(nil), let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else {
-            print("Memory: skipped, the display or the session bus cannot be reached")
-            return
-        }
-        defer { XCloseDisplay(display) }
-        dossier_x11_tolerate_errors()
+        guard let session = BenchSession("Memory", peer: sushi, named: "Sushi (Debian's gnome-sushi)") else { return }
+        defer { session.close() }
+        let display = session.display
+        let bus = session.bus
 
         let folder = try TemporaryFolder("dossier-bench-memory")
         let files = try sequence(in: folder.url)

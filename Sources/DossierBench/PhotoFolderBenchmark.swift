@@ -51,20 +51,9 @@ enum PhotoFolderBenchmark {
 
     static func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["DISPLAY"] != nil, environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            print("Photo folder: skipped, needs a display and a session bus (make bench starts them)")
-            return
-        }
-        guard FileManager.default.isExecutableFile(atPath: nautilus) else {
-            print("Photo folder: skipped, Nautilus (Debian's nautilus) is not installed")
-            return
-        }
-        guard let display = XOpenDisplay(nil) else {
-            print("Photo folder: skipped, the display cannot be reached")
-            return
-        }
-        defer { XCloseDisplay(display) }
-        dossier_x11_tolerate_errors()
+        guard let session = BenchSession("Photo folder", peer: nautilus, named: "Nautilus (Debian's nautilus)") else { return }
+        defer { session.close() }
+        let display = session.display
 
         let folder = try PhotoFolder.prepare(count: count)
         let names = Set((0..<count).map { index -> String in

@@ -24,20 +24,10 @@ enum PreviewerBenchmark {
 
     static func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["DISPLAY"] != nil, environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            print("Previewer: skipped, needs a display and a session bus (make bench starts them)")
-            return
-        }
-        guard FileManager.default.isExecutableFile(atPath: Previewer.sushiProgram) else {
-            print("Previewer: skipped, Sushi (Debian's gnome-sushi) is not installed")
-            return
-        }
-        guard let display = XOpenDisplay(nil), let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else {
-            print("Previewer: skipped, the display or the session bus cannot be reached")
-            return
-        }
-        defer { XCloseDisplay(display) }
-        dossier_x11_tolerate_errors()
+        guard let session = BenchSession("Previewer", peer: Previewer.sushiProgram, named: "Sushi (Debian's gnome-sushi)") else { return }
+        defer { session.close() }
+        let display = session.display
+        let bus = session.bus
 
         let executableFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let inputFolder = environment["DOSSIER_BENCH_INPUTS"].map { URL(fileURLWithPath: $0) }
