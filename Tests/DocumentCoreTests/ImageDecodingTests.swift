@@ -88,7 +88,7 @@ final class ImageDecodingTests: XCTestCase {
 
     func testAnAnimatedGIFGivesEveryFrameWithItsDelay() throws {
         let folder = try TemporaryFolder()
-        let url = try folder.write("blink.gif", bytes: TestGIF.make(width: 4, height: 2, frames: [1, 2, 3], delays: [10, 25, 40]))
+        let url = try folder.write("blink.gif", bytes: AnimatedGIF.make(width: 4, height: 2, frames: [1, 2, 3], delays: [10, 25, 40]))
         guard case .animation(let animation) = try decode(url, .fitting(1000)) else { return XCTFail("an animation") }
         XCTAssertEqual(animation.frames.count, 3)
         XCTAssertEqual(animation.delays, [100, 250, 400])
@@ -106,7 +106,7 @@ final class ImageDecodingTests: XCTestCase {
     func testAGIFThatRepeatsTwicePlaysThreeTimesAsGdkPixbufPlayedIt() throws {
         // NETSCAPE2.0's count is of repeats after the first play (as browsers read it, and GdkPixbuf).
         let folder = try TemporaryFolder()
-        let url = try folder.write("twice.gif", bytes: TestGIF.make(width: 2, height: 2, frames: [1, 3], delays: [10, 10], loops: 2))
+        let url = try folder.write("twice.gif", bytes: AnimatedGIF.make(width: 2, height: 2, frames: [1, 3], delays: [10, 10], loops: 2))
         guard case .animation(let animation) = try decode(url, .fitting(1000)) else { return XCTFail("an animation") }
         XCTAssertEqual(animation.frames.count, 2)
         XCTAssertEqual(animation.loops, 3)
@@ -140,6 +140,22 @@ final class ImageDecodingTests: XCTestCase {
         XCTAssertGreaterThan(animation.frames.count, 1)
         XCTAssertEqual(animation.frames[0].width, gdk_pixbuf_animation_get_width(reference.pointer))
         XCTAssertTrue(animation.delays.allSatisfy { $0 > 0 }, "\(animation.delays)")
+        // Each frame as GdkPixbuf's own iterator composites it at that time.
+        let iterator = TestPixbuf(taking: try XCTUnwrap(dossier_animation_iter_new(reference.pointer)))
+        var time = 0
+        for (index, frame) in animation.frames.enumerated() {
+            dossier_animation_iter_advance_to(iterator.pointer, gint64(time))
+            let expected = try XCTUnwrap(gdk_pixbuf_animation_iter_get_pixbuf(iterator.pointer))
+            let stride = Int(gdk_pixbuf_get_rowstride(expected))
+            let pixels = try XCTUnwrap(gdk_pixbuf_read_pixels(expected))
+            let same = frame.blob.withUnsafeBytes { bytes in
+                (0..<Int(frame.height)).allSatisfy { row in
+                    memcmp(bytes.baseAddress! + frame.offset + row * frame.stride, pixels + row * stride, Int(frame.width) * 4) == 0
+                }
+            }
+            XCTAssertTrue(same, "frame \(index)")
+            time += animation.delays[index]
+        }
     }
 
     func testADamagedImageEndsOnTheDecodersMessage() throws {
@@ -179,46 +195,5 @@ final class ImageDecodingTests: XCTestCase {
         let output = try DecoderWorker(limits: ImageDecoding.limits).perform(ImageDecoder.operation, input: fd, options: request.options)
         XCTAssertEqual([output.values["width"], output.values["height"]], ["40", "60"], "upright")
         XCTAssertEqual([output.values["fullWidth"], output.values["fullHeight"]], ["60", "40"])
-    }
-}
-
-/// GIFs written by the tests: frames of one colour from a palette of black, red, green and
-/// blue, each frame's LZW data kept uncompressed (a clear code every two pixels keeps codes
-/// 3 bits wide).
-enum TestGIF {
-    static func make(width: Int, height: Int, frames: [UInt8], delays: [Int], loops: Int? = 0) -> [UInt8] {
-        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xff), UInt8(value >> 8 & 0xff)] }
-        var bytes = Array("GIF89a".utf8) + le16(width) + le16(height) + [0xf1, 0, 0]
-        bytes += [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]
-        if let loops { bytes += [0x21, 0xff, 11] + Array("NETSCAPE2.0".utf8) + [3, 1] + le16(loops) + [0] }
-        for (index, colour) in frames.enumerated() {
-            bytes += [0x21, 0xf9, 4, 0x04] + le16(delays[index]) + [0, 0]
-            bytes += [0x2c] + le16(0) + le16(0) + le16(width) + le16(height) + [0]
-            var codes: [Int] = []
-            for pixel in 0..<width * height {
-                if pixel % 2 == 0 { codes.append(4) }
-                codes.append(Int(colour))
-            }
-            codes.append(5)
-            var data: [UInt8] = []
-            var buffer = 0, bits = 0
-            for code in codes {
-                buffer |= code << bits
-                bits += 3
-                while bits >= 8 {
-                    data.append(UInt8(buffer & 0xff))
-                    buffer >>= 8
-                    bits -= 8
-                }
-            }
-            if bits > 0 { data.append(UInt8(buffer & 0xff)) }
-            bytes += [2]
-            for start in stride(from: 0, to: data.count, by: 255) {
-                let block = data[start..<min(start + 255, data.count)]
-                bytes += [UInt8(block.count)] + block
-            }
-            bytes += [0]
-        }
-        return bytes + [0x3b]
     }
 }

@@ -24,7 +24,7 @@ public enum ImageDecoding {
     public static let largestEdge: Int32 = 4096
 
     /// A worker's limits for a preview: the previewer gives up on an item after 15 s, and so does its worker.
-    static let limits: DecoderWorker.Limits = {
+    package static let limits: DecoderWorker.Limits = {
         var limits = DecoderWorker.Limits()
         limits.timeout = .seconds(15)
         limits.cpuSecondsPerRequest = 15
