@@ -132,6 +132,35 @@ final class ImagePreviewTests: XCTestCase {
             XCTAssertTrue(spin { Self.inspect(renderer)?.width == ImageDecoding.largestEdge }, "drawn again, larger")
             XCTAssertEqual(Self.inspect(renderer).map { [$0.width, $0.height] }, [4096, 2048])
             XCTAssertTrue(Self.close(try XCTUnwrap(Self.inspect(renderer, 4000, 1000)).rgba, [0, 0, 255, 255]))
+            // Shown at the zoomed size (125 %), not at the size it was drawn at.
+            XCTAssertTrue(waitUntilDrawn())
+            XCTAssertEqual(gtk_widget_get_width(renderer.picture), 125, accuracy: 1)
+            // Fitted, the picture fills the view and draws its paintable at most at its size.
+            renderer.zoom(.fit)
+            let paintable = gtk_picture_get_paintable(cast(renderer.picture))
+            XCTAssertEqual(gdk_paintable_get_intrinsic_width(paintable), 100, "fitted: its own size again")
+        }
+    }
+
+    func testAPhotoZoomedInThenOutShrinksBelowWhatWasDecoded() throws {
+        let folder = try TemporaryFolder()
+        let photo = try png("wide.png", in: folder, width: 2400, height: 1200, colour: 0x2080c0ff)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = Window()
+            defer { window.close() }
+            let page = window.show(photo)
+            let renderer = try XCTUnwrap(page.renderer as? ImageRenderer)
+            XCTAssertTrue(waitUntilDrawn())
+            let fitted = gtk_widget_get_width(renderer.picture)
+            renderer.zoom(.zoomIn)
+            XCTAssertTrue(spin { Self.inspect(renderer)?.width == 2400 }, "decoded whole once zoomed in")
+            renderer.zoom(.zoomOut)
+            renderer.zoom(.zoomOut)
+            XCTAssertTrue(waitUntilDrawn())
+            let width = gtk_widget_get_width(renderer.picture)
+            XCTAssertLessThan(width, fitted, "smaller than fitted, not held at the 2,400 pixels decoded")
+            XCTAssertEqual(Double(width), Double(fitted) / 1.25, accuracy: 3)
         }
     }
 

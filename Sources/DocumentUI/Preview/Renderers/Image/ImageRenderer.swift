@@ -148,12 +148,15 @@ public final class ImageRenderer: PreviewRenderer {
         }
     }
 
-    /// The scale the picture has when it fits the view.
+    /// The scale the picture has when it fits the view (relative to the texture's pixels).
     private var fittedScale: Double {
         guard let texture else { return 1 }
-        let width = Double(gdk_texture_get_width(texture)), height = Double(gdk_texture_get_height(texture))
+        let textureWidth = Double(gdk_texture_get_width(texture)), textureHeight = Double(gdk_texture_get_height(texture))
+        // What fitting shows: an SVG's own size (see applyScale), the texture's for the rest.
+        let ownSize = isVector && fullSize.width > 0 && fullSize.height > 0
+        let width = ownSize ? Double(fullSize.width) : textureWidth, height = ownSize ? Double(fullSize.height) : textureHeight
         let viewWidth = Double(max(gtk_widget_get_width(view), 1)), viewHeight = Double(max(gtk_widget_get_height(view), 1))
-        return min(viewWidth / width, viewHeight / height, 1)
+        return min(viewWidth / width, viewHeight / height, 1) * width / max(textureWidth, 1)
     }
 
     /// The scale at which the texture shows the image at its own size: its pixels for a
@@ -164,17 +167,24 @@ public final class ImageRenderer: PreviewRenderer {
     }
 
     private func applyScale() {
-        guard let texture else { return }
+        guard let texture, let paintable else { return }
         if let scale {
-            // Exactly the zoomed size, centred in the view and scrolled when larger.
+            // Exactly the zoomed size, centred in the view and scrolled when larger. The picture
+            // may not shrink below its paintable's size: that is the zoomed size too, not the
+            // texture's (an SVG drawn again at 4096 pixels and shown at 400).
+            let width = Int32(Double(gdk_texture_get_width(texture)) * scale)
+            let height = Int32(Double(gdk_texture_get_height(texture)) * scale)
+            setIntrinsicSize(of: paintable, width: max(width, 1), height: max(height, 1))
             gtk_picture_set_can_shrink(cast(picture), 0)
             gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_FILL)
             gtk_widget_set_halign(picture, GTK_ALIGN_CENTER)
             gtk_widget_set_valign(picture, GTK_ALIGN_CENTER)
-            gtk_widget_set_size_request(picture, Int32(Double(gdk_texture_get_width(texture)) * scale),
-                                        Int32(Double(gdk_texture_get_height(texture)) * scale))
+            gtk_widget_set_size_request(picture, width, height)
         } else {
-            // Fitted: a larger image shrinks to the view, a smaller one keeps its size, centred.
+            // Fitted: a larger image shrinks to the view, a smaller one keeps its size, centred
+            // (an SVG its own size, whatever size it was drawn at).
+            let ownSize = isVector && fullSize.width > 0 && fullSize.height > 0
+            setIntrinsicSize(of: paintable, width: ownSize ? fullSize.width : 0, height: ownSize ? fullSize.height : 0)
             gtk_picture_set_can_shrink(cast(picture), 1)
             gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_SCALE_DOWN)
             gtk_widget_set_halign(picture, GTK_ALIGN_FILL)
