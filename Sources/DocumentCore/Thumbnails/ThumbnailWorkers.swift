@@ -103,6 +103,12 @@ package final class DecoderWorkerPool: Sendable {
         available = DispatchSemaphore(value: count)
     }
 
+    /// Starts the worker the next request takes, if it is not running (blocks while it starts).
+    package func prestart() {
+        guard let index = free.withLock({ $0.last }) else { return }
+        workers[index].prestart()
+    }
+
     package func perform(_ operation: String, input: Int32, options: [String: String]) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
         available.wait()
         let index = free.withLock { $0.removeLast() }

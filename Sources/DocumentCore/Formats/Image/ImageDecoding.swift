@@ -9,9 +9,9 @@ import Foundation
 ///
 /// Previews have workers of their own, apart from the thumbnailers' pool, so that a preview
 /// never waits behind a folder of thumbnails: two at most, each started at its first request
-/// and kept. The first image the previewer service is asked for, decoded while GTK starts,
-/// starts the first; the second starts only when two decodes overlap (an image still decoding
-/// when the next is asked for).
+/// and kept. The previewer service starts the first as it starts (`prestart`), while GTK does;
+/// the second starts only when two decodes overlap (an image still decoding when the next is
+/// asked for).
 ///
 /// Where GdkPixbuf hands images to glycin (`DecoderWorker.pixbufDecodesThroughGlycin`),
 /// glycin's own sandbox cannot start inside a worker: there, as for thumbnails, images other
@@ -95,6 +95,13 @@ public enum ImageDecoding {
         } catch {
             throw .malformedResult
         }
+    }
+
+    /// Starts a worker for the previewer now, off the calling thread: the previewer service
+    /// does as it starts, so that its first image, whenever it comes, does not wait for one.
+    public static func prestart() {
+        let workers = pool.withLock { $0 }
+        DispatchQueue.global(qos: .userInitiated).async { workers.prestart() }
     }
 
     /// Replaces the previewer's workers (the tests give it workers that offer misbehaving
