@@ -133,6 +133,17 @@ final class ImageDecodingTests: XCTestCase {
         }
     }
 
+    func testAnAnimationPastTheFrameLimitPlaysTheFramesThatFitForEver() throws {
+        let count = ImageDecoder.frameLimit + 5
+        let frames = (0..<count).map { UInt8(1 + $0 % 3) }
+        let folder = try TemporaryFolder()
+        let url = try folder.write("long.gif", bytes: AnimatedGIF.make(width: 2, height: 2, frames: frames,
+                                                                       delays: Array(repeating: 2, count: count), loops: 1))
+        guard case .animation(let animation) = try decode(url, .fitting(1000)) else { return XCTFail("an animation") }
+        XCTAssertEqual(animation.frames.count, ImageDecoder.frameLimit)
+        XCTAssertEqual(animation.loops, 0, "cut short: what fits plays in a loop")
+    }
+
     func testTheSampleAnimationPlaysAsBefore() throws {
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../data/samples/animation.gif")
         let reference = TestPixbuf(taking: try XCTUnwrap(gdk_pixbuf_animation_new_from_file(sample.standardized.path, nil)))

@@ -84,7 +84,9 @@ enum ImageDecoder {
         // Only formats that can move are opened as an animation: for the others GdkPixbuf would
         // decode the whole image at full size first (a 12 MP JPEG: ~150 ms before the reduced
         // decode even starts).
-        if !request.still, animatedFormats.contains(header.format),
+        // An animation whose one frame is past the animations' byte limit shows its first frame,
+        // decoded as a still image.
+        if !request.still, animatedFormats.contains(header.format), header.width * header.height * 4 <= animationByteLimit,
            let animation = try? withGError({ gdk_pixbuf_animation_new_from_file(path, $0) }) {
             defer { unref(animation) }
             if gdk_pixbuf_animation_is_static_image(animation) == 0 { return try frames(of: animation) }
@@ -161,7 +163,7 @@ enum ImageDecoder {
     /// memfd, with how long each shows and how many times they play.
     private static func frames(of animation: OpaquePointer) throws(ImageDecodingError) -> (WorkerReply, Int32?) {
         let width = Int(gdk_pixbuf_animation_get_width(animation)), height = Int(gdk_pixbuf_animation_get_height(animation))
-        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15,
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, width * height * 4 <= animationByteLimit,
               let iterator = dossier_animation_iter_new(animation) else { throw .unrecognised }
         defer { unref(iterator) }
         let stride = width * 4, frameBytes = stride * height
@@ -172,6 +174,7 @@ enum ImageDecoder {
         var time: Int64 = 0
         var first: OpaquePointer?
         var pixbufPerFrame = false
+        var truncated = false
         // The frames of one loop, on the animation's own timeline. GIF's iterator says when it
         // is on the last frame; WebP's keeps a pixbuf per frame, and its first comes back.
         while let frame = gdk_pixbuf_animation_iter_get_pixbuf(iterator) {
@@ -188,8 +191,11 @@ enum ImageDecoder {
                 loops = 1  // this frame stays
                 break
             }
-            if gdk_pixbuf_animation_iter_on_currently_loading_frame(iterator) != 0
-                || delays.count >= frameLimit || (delays.count + 1) * frameBytes > animationByteLimit { break }
+            if gdk_pixbuf_animation_iter_on_currently_loading_frame(iterator) != 0 { break }
+            if delays.count >= frameLimit || (delays.count + 1) * frameBytes > animationByteLimit {
+                truncated = true  // what fits plays in a loop
+                break
+            }
             time += Int64(delay)
             // WebP's iterator counts a frame's end as still that frame: a millisecond later is the next.
             if dossier_animation_iter_advance_to(iterator, gint64(time)) == 0 {
@@ -197,7 +203,7 @@ enum ImageDecoder {
                 guard dossier_animation_iter_advance_to(iterator, gint64(time)) != 0 else { break }
             }
         }
-        if loops == 0 { loops = self.loops(of: animation, length: delays.reduce(0, +)) }
+        if loops == 0, !truncated { loops = self.loops(of: animation, length: delays.reduce(0, +)) }
         guard !delays.isEmpty, dossier_memfd_seal(fd) == 0 else {
             close(fd)
             throw .undecodable(tr("the animation has no frames"))

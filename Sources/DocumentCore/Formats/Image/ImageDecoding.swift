@@ -1,4 +1,3 @@
-import CGLib
 import Foundation
 
 /// Images for the previewer (the image view, the prefetch of a first image, printing, the
@@ -23,7 +22,8 @@ public enum ImageDecoding {
     /// The longest side an image is decoded at, whatever is asked.
     public static let largestEdge: Int32 = 4096
 
-    /// A worker's limits for a preview: the previewer gives up on an item after 15 s, and so does its worker.
+    /// A worker's limits for a preview: the previewer gives up on an item after 15 s, and so
+    /// does its worker.
     package static let limits: DecoderWorker.Limits = {
         var limits = DecoderWorker.Limits()
         limits.timeout = .seconds(15)
@@ -67,7 +67,9 @@ public enum ImageDecoding {
         var request = ImageDecoder.Request()
         switch size {
         case .fitting(let edge): request.edge = edge
-        case .enlarged(let edge): request.edge = edge; request.enlarge = true
+        case .enlarged(let edge):
+            request.edge = edge
+            request.enlarge = true
         case .width(let width): request.width = width
         }
         request.still = still
