@@ -20,7 +20,8 @@ enum ImageDecoder {
     /// The most frames of an animation kept, and the most bytes they take together. An
     /// animation past either plays the frames that fit, in a loop: still moving, cut short
     /// (a 500 × 500 GIF fits 268 frames; frames are kept decoded, where GdkPixbuf kept a GIF's
-    /// compressed data and composited each frame as it came).
+    /// compressed data and composited each frame as it came). One whose single frame is past
+    /// the byte limit shows its first frame, decoded as a still image.
     static let frameLimit = 1000
     static let animationByteLimit = 256 << 20
 
