@@ -7,6 +7,7 @@ G_DECLARE_FINAL_TYPE(DossierPixelPaintable, dossier_pixel_paintable, DOSSIER, PI
 struct _DossierPixelPaintable {
     GObject parent_instance;
     GdkTexture *texture;
+    int width, height; /* the intrinsic size; 0: the texture's */
 #if !GTK_CHECK_VERSION(4, 10, 0)
     cairo_surface_t *surface; /* the texture's pixels for cairo, made when first enlarged */
 #endif
@@ -71,16 +72,18 @@ static void dossier_pixel_paintable_snapshot(GdkPaintable *paintable, GdkSnapsho
 }
 
 static int dossier_pixel_paintable_get_intrinsic_width(GdkPaintable *paintable) {
-    return gdk_texture_get_width(DOSSIER_PIXEL_PAINTABLE(paintable)->texture);
+    DossierPixelPaintable *self = DOSSIER_PIXEL_PAINTABLE(paintable);
+    return self->width > 0 ? self->width : gdk_texture_get_width(self->texture);
 }
 
 static int dossier_pixel_paintable_get_intrinsic_height(GdkPaintable *paintable) {
-    return gdk_texture_get_height(DOSSIER_PIXEL_PAINTABLE(paintable)->texture);
+    DossierPixelPaintable *self = DOSSIER_PIXEL_PAINTABLE(paintable);
+    return self->height > 0 ? self->height : gdk_texture_get_height(self->texture);
 }
 
 static GdkPaintableFlags dossier_pixel_paintable_get_flags(GdkPaintable *paintable) {
     (void)paintable;
-    return GDK_PAINTABLE_STATIC_SIZE | GDK_PAINTABLE_STATIC_CONTENTS;
+    return GDK_PAINTABLE_STATIC_CONTENTS;
 }
 
 static void dossier_pixel_paintable_iface_init(GdkPaintableInterface *iface) {
@@ -112,4 +115,12 @@ GdkPaintable *dossier_pixel_paintable_new(GdkTexture *texture) {
     DossierPixelPaintable *self = g_object_new(DOSSIER_TYPE_PIXEL_PAINTABLE, NULL);
     self->texture = g_object_ref(texture);
     return GDK_PAINTABLE(self);
+}
+
+void dossier_pixel_paintable_set_intrinsic_size(GdkPaintable *paintable, int width, int height) {
+    DossierPixelPaintable *self = DOSSIER_PIXEL_PAINTABLE(paintable);
+    if (self->width == width && self->height == height) return;
+    self->width = width;
+    self->height = height;
+    gdk_paintable_invalidate_size(paintable);
 }

@@ -68,6 +68,19 @@ static inline GdkTexture *dossier_texture_new_for_pixbuf(GdkPixbuf *pixbuf) {
     return texture;
 }
 
+/* A texture of 8-bit RGBA (straight alpha) or RGB rows at `data`, `stride` bytes apart, made
+   over that memory without copying it: `release(owner)` is called when the texture (and anything
+   GTK made of it) lets go of it. For pixels mapped from a decoder worker's sealed memfd. */
+static inline GdkTexture *dossier_texture_new_for_memory(const void *data, gsize length, int width, int height,
+                                                         gsize stride, gboolean has_alpha, GDestroyNotify release,
+                                                         gpointer owner) {
+    GBytes *bytes = g_bytes_new_with_free_func(data, length, release, owner);
+    GdkTexture *texture = gdk_memory_texture_new(width, height, has_alpha ? GDK_MEMORY_R8G8B8A8 : GDK_MEMORY_R8G8B8,
+                                                 bytes, stride);
+    g_bytes_unref(bytes);
+    return texture;
+}
+
 /* Message dialogs: AdwAlertDialog from libadwaita 1.5 (inside the parent when that is an
    AdwWindow or AdwApplicationWindow, a window of its own otherwise), AdwMessageDialog
    (deprecated in 1.6) before. Either way the dialog is a GtkWidget with a "response" (s)

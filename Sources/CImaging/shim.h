@@ -22,9 +22,10 @@ static inline gboolean dossier_pixbuf_save_png_buffer(GdkPixbuf *pixbuf, gchar *
     return gdk_pixbuf_save_to_buffer(pixbuf, buffer, length, "png", NULL, NULL);
 }
 
-/* Decodes a JPEG with libjpeg's DCT scaling (1/1 … 1/8) into RGB rows, the fast way:
-   integer fast DCT, no fancy upsampling. Returns NULL on any decoding error (libjpeg's
-   error exit is caught with setjmp); *width, *height get the decoded size. */
+/* Decodes a JPEG with libjpeg's DCT scaling (1/1 … 1/8) into RGB rows: the fast way (integer
+   fast DCT, no fancy upsampling) for thumbnails, or, when `fine`, as GdkPixbuf's loader does
+   (accurate DCT, fancy upsampling) for the previewer. Returns NULL on any decoding error
+   (libjpeg's error exit is caught with setjmp); *width, *height get the decoded size. */
 struct dossier_jpeg_error { struct jpeg_error_mgr base; jmp_buf jump; };
 
 static void dossier_jpeg_error_exit(j_common_ptr info) {
@@ -34,9 +35,9 @@ static void dossier_jpeg_error_exit(j_common_ptr info) {
 /* Corrupt-data warnings are the caller's to report, not libjpeg's to print. */
 static void dossier_jpeg_quiet(j_common_ptr info) { (void)info; }
 
-static inline unsigned char *dossier_jpeg_decode_scaled(FILE *file, unsigned int scale_denom,
-                                                        int *width, int *height,
-                                                        int *full_width, int *full_height) {
+static inline unsigned char *dossier_jpeg_decode_scaled_quality(FILE *file, unsigned int scale_denom, int fine,
+                                                                int *width, int *height,
+                                                                int *full_width, int *full_height) {
     struct jpeg_decompress_struct info;
     struct dossier_jpeg_error error;
     unsigned char *volatile pixels = NULL;
@@ -56,8 +57,8 @@ static inline unsigned char *dossier_jpeg_decode_scaled(FILE *file, unsigned int
     info.scale_num = 1;
     info.scale_denom = scale_denom;
     info.out_color_space = JCS_RGB;
-    info.dct_method = JDCT_IFAST;
-    info.do_fancy_upsampling = FALSE;
+    info.dct_method = fine ? JDCT_ISLOW : JDCT_IFAST;
+    info.do_fancy_upsampling = fine ? TRUE : FALSE;
     jpeg_start_decompress(&info);
     *width = (int)info.output_width;
     *height = (int)info.output_height;
@@ -71,6 +72,26 @@ static inline unsigned char *dossier_jpeg_decode_scaled(FILE *file, unsigned int
     jpeg_destroy_decompress(&info);
     return pixels;
 }
+
+static inline unsigned char *dossier_jpeg_decode_scaled(FILE *file, unsigned int scale_denom,
+                                                        int *width, int *height,
+                                                        int *full_width, int *full_height) {
+    return dossier_jpeg_decode_scaled_quality(file, scale_denom, 0, width, height, full_width, full_height);
+}
+
+/* An animation's frames on a timeline of its own (milliseconds from 0), not the wall clock:
+   GdkPixbuf's iterators take a GTimeVal, deprecated in GLib 2.62 and kept out of Swift here. */
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+static inline GdkPixbufAnimationIter *dossier_animation_iter_new(GdkPixbufAnimation *animation) {
+    GTimeVal start = { 0, 0 };
+    return gdk_pixbuf_animation_get_iter(animation, &start);
+}
+/* Moves `iter` to `milliseconds` on that timeline; true when the frame changed. */
+static inline gboolean dossier_animation_iter_advance_to(GdkPixbufAnimationIter *iter, gint64 milliseconds) {
+    GTimeVal time = { (glong)(milliseconds / 1000), (glong)(milliseconds % 1000) * 1000 };
+    return gdk_pixbuf_animation_iter_advance(iter, &time);
+}
+G_GNUC_END_IGNORE_DEPRECATIONS
 
 /* Reads only the header: the size, without decoding (NULL-safe on errors). */
 static inline int dossier_jpeg_size(FILE *file, int *width, int *height) {

@@ -23,6 +23,12 @@ GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
    enlarged). Main thread. */
 GdkPaintable *dossier_pixel_paintable_new(GdkTexture *texture);
 
+/* Sets the intrinsic size of a paintable of dossier_pixel_paintable_new (0, 0: the texture's,
+   as at first), so that a picture that may not shrink below it is exactly a zoomed size: a
+   texture decoded larger than it is shown (an SVG drawn again for a zoom) would otherwise hold
+   the picture at least at its own size. Main thread. */
+void dossier_pixel_paintable_set_intrinsic_size(GdkPaintable *paintable, int width, int height);
+
 /* A paintable that shows `source` (a video's GtkMediaStream; it takes a reference of its own)
    with frames made smaller by a linear filter. GTK 4.8's cairo renderer shrinks a texture
    with cairo's "good" filter, a convolution over every source pixel: 35 ms of pixman for one

@@ -87,21 +87,29 @@ enum ThumbnailWorkers {
 }
 
 /// A few decoder workers shared by callers on many threads: each request takes a free worker,
-/// or waits for one.
-final class DecoderWorkerPool: Sendable {
-    let limits: DecoderWorker.Limits
+/// or waits for one. A worker starts at its first request, and the one freed last is taken
+/// first: the others start only when requests overlap.
+package final class DecoderWorkerPool: Sendable {
+    package let limits: DecoderWorker.Limits
     private let workers: [DecoderWorker]
     private let free: Locked<[Int]>
     private let available: DispatchSemaphore
 
-    init(count: Int, limits: DecoderWorker.Limits = DecoderWorker.Limits()) {
+    /// `count` workers within `limits`; `testFormats` offers the test-only misbehaving decoders.
+    package init(count: Int, limits: DecoderWorker.Limits = DecoderWorker.Limits(), testFormats: Bool = false) {
         self.limits = limits
-        workers = (0..<count).map { _ in DecoderWorker(limits: limits) }
+        workers = (0..<count).map { _ in DecoderWorker(limits: limits, testFormats: testFormats) }
         free = Locked(Array(0..<count))
         available = DispatchSemaphore(value: count)
     }
 
-    func perform(_ operation: String, input: Int32, options: [String: String]) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
+    /// Starts the worker the next request takes, if it is not running (blocks while it starts).
+    package func prestart() {
+        guard let index = free.withLock({ $0.last }) else { return }
+        workers[index].prestart()
+    }
+
+    package func perform(_ operation: String, input: Int32, options: [String: String]) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
         available.wait()
         let index = free.withLock { $0.removeLast() }
         defer {

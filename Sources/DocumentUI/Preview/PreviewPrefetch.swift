@@ -4,15 +4,16 @@ import Foundation
 
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application are still starting on the main thread,
-/// and that item's type, and the file work of its renderer (an image's reduced decode, a
-/// PDF's first page, the first part of a text), run meanwhile on another core. The page and
+/// and that item's type, and the file work of its renderer (an image's reduced decode in the
+/// decoder worker, which it starts, a PDF's first page, the first part of a text), run
+/// meanwhile on another core. The page and
 /// its renderer take the results when they get there, for that file only and once.
 ///
 /// One item at most: a newer one replaces it. What is not taken is dropped with it.
 enum PreviewPrefetch {
     /// A renderer's file work, done for the window's first size.
     enum Content: Sendable {
-        case image(edge: Int32, Result<ImageRenderer.Decoded, PreviewError>)
+        case image(edge: Int32, Result<DecodedImage, ImageDecodingError>)
         case pdf(width: Int32, Result<PDFRenderer.Opened, PreviewError>)
         case text(Result<TextRenderer.Read, PreviewError>)
         /// The page read, and WebKitGTK loaded.
@@ -76,8 +77,9 @@ enum PreviewPrefetch {
     private static func work(for url: URL, type: DocumentType) async -> Content? {
         let (width, height) = PreviewWindow.defaultSize
         if type.conforms(to: .image) {
+            // In the decoder worker, which this starts while GTK does.
             let edge = ImageRenderer.fittingEdge(width: width, height: height, scale: scale)
-            return .image(edge: edge, ImageRenderer.decode(url.path, edge: edge))
+            return .image(edge: edge, await ImageDecoding.decode(url.path, type: type, size: .fitting(edge)))
         }
         if type.conforms(to: .pdf) {
             let pageWidth = PDFRenderer.fittingWidth(windowWidth: width)

@@ -59,3 +59,9 @@ func makePicture(showing surface: CairoSurface) -> Widget {
 func sharpPaintable(of texture: OpaquePointer) -> ObjectReference {
     ObjectReference(taking: UnsafeMutableRawPointer(dossier_pixel_paintable_new(texture)!))
 }
+
+/// Makes a paintable of `sharpPaintable(of:)` as large as `width` × `height` to a picture
+/// (0, 0: its texture's size).
+func setIntrinsicSize(of sharpPaintable: ObjectReference, width: Int32, height: Int32) {
+    dossier_pixel_paintable_set_intrinsic_size(OpaquePointer(sharpPaintable.pointer), width, height)
+}

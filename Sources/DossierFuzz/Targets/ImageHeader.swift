@@ -10,7 +10,7 @@ extension FuzzTarget {
         let path = ScratchFolder.write(data, to: "image/input").path
         if let header = ImageHeader(path: path) {
             expect(header.isVector || header.pixelCount != nil, "a raster header without a size was accepted")
-            for limit in [ImageThumbnailer.pixelLimit, ImageRenderer.pixelLimit] where header.fits(pixelLimit: limit) && !header.isVector {
+            for limit in [ImageThumbnailer.pixelLimit, ImageDecoding.pixelLimit] where header.fits(pixelLimit: limit) && !header.isVector {
                 expect(header.width * header.height <= limit, "\(header.width) × \(header.height) passed the limit of \(limit) pixels")
             }
         }

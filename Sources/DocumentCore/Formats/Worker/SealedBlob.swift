@@ -37,6 +37,10 @@ public final class SealedBlob: @unchecked Sendable {
         close(fd)
     }
 
+    /// The first byte (nil when empty), valid as long as this blob lives: for a consumer that
+    /// keeps the blob itself (a GBytes that holds a reference to it, under a texture).
+    public var baseAddress: UnsafeRawPointer? { mapping }
+
     /// Calls `body` with the bytes, valid only during the call.
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: mapping, count: count))

@@ -76,32 +76,18 @@ struct WorkerDecoders {
             var status = stat()
             guard fstat(input, &status) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
             return (WorkerReply(values: ["size": String(status.st_size)]), nil)
-        case "image": return image(input, options: request.options)
+        case ImageDecoder.operation:
+            // A test file that names a misbehaviour (the previewer's containment tests).
+            if testFormats, let misbehaviour = WorkerTestFormats.misbehaviour(namedIn: input) {
+                return (WorkerTestFormats.perform(WorkerRequest(operation: misbehaviour, options: request.options))
+                    ?? WorkerReply(error: "no misbehaviour \(misbehaviour)"), nil)
+            }
+            return ImageDecoder.perform(input: input, options: request.options)
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
         default:
             if testFormats, let reply = WorkerTestFormats.perform(request) { return (reply, nil) }
             return (WorkerReply(error: "unknown operation \(request.operation)"), nil)
         }
-    }
-
-    /// A still image through GdkPixbuf, turned as its EXIF orientation says, fitting `size`
-    /// pixels square when that option is given: 8-bit RGB or RGBA rows in a sealed memfd.
-    private func image(_ input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
-        guard let stream = g_unix_input_stream_new(input, 0).map({ UnsafeMutablePointer<GInputStream>(OpaquePointer($0)) }) else { return (WorkerReply(error: "cannot read the file"), nil) }
-        defer { g_object_unref(stream) }
-        var error: UnsafeMutablePointer<GError>?
-        let size = options["size"].flatMap(Int32.init)
-        let decoded = size.map { gdk_pixbuf_new_from_stream_at_scale(stream, $0, $0, 1, nil, &error) }
-            ?? gdk_pixbuf_new_from_stream(stream, nil, &error)
-        guard let decoded else {
-            let message = error.map { GLibError(consuming: $0).message } ?? "the image cannot be read"
-            return (WorkerReply(error: message), nil)
-        }
-        let upright = gdk_pixbuf_apply_embedded_orientation(decoded)
-        g_object_unref(UnsafeMutableRawPointer(decoded))
-        guard let pixbuf = upright else { return (WorkerReply(error: "no memory for the image"), nil) }
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-        return Self.reply(pixels: pixbuf, values: [:])
     }
 
     /// A pixbuf's rows (8-bit RGB or RGBA) in a sealed memfd, with their layout and `values`.

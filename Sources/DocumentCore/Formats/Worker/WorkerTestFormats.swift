@@ -5,6 +5,22 @@ import Foundation
 /// (the containment tests): each does what a hostile file could make a buggy decoder do, and
 /// the confinement must hold.
 enum WorkerTestFormats {
+    /// The marker a test file starts with (after at most 16 bytes of a real format's
+    /// signature, so that the previewer takes it for that format), followed by an operation's
+    /// name (`test.crash`) and a newline: a worker with the test formats then does that
+    /// instead of decoding the file.
+    static let marker = "DOSSIER-TEST-MISBEHAVIOUR "
+
+    /// The test operation a file open at `input` names, if it is such a test file.
+    static func misbehaviour(namedIn input: Int32) -> String? {
+        var bytes = [UInt8](repeating: 0, count: 128)
+        let count = pread(input, &bytes, bytes.count, 0)
+        guard count > 0, let text = String(bytes: bytes[..<count].filter { $0 < 0x80 }, encoding: .ascii),
+              let range = text.range(of: marker) else { return nil }
+        let name = text[range.upperBound...].prefix { $0 != "\n" }
+        return name.hasPrefix("test.") ? String(name) : nil
+    }
+
     static func perform(_ request: WorkerRequest) -> WorkerReply? {
         let options = request.options
         switch request.operation {

@@ -7,20 +7,17 @@ extension ImageRenderer: PrintableRenderer {
     nonisolated static let printEdge: Int32 = 4096
 
     static func printablePages(for item: PreviewItem, type: DocumentType) async throws -> any PrintablePages {
-        let path = item.url.path
-        let decoded = try await Task.detached { () -> Result<CairoSurface, PreviewError> in
-            switch decode(path, edge: printEdge) {
-            case .failure(let error): return .failure(error)
-            case .success(let image):
-                // An animation prints its first frame.
-                let still = image.pixbuf?.pointer ?? image.animation.flatMap { gdk_pixbuf_animation_get_static_image($0.pointer) }
-                guard let still, let surface = ImagePage.surface(of: still) else {
-                    return .failure(PreviewError(tr("The image format is not recognised, or the file is damaged.")))
-                }
-                return .success(surface)
-            }
-        }.value.get()
-        return ImagePage(decoded)
+        let pixels: ImagePixels
+        switch await ImageDecoding.decode(item.url.path, type: type, size: .fitting(printEdge), still: true) {
+        case .failure(let error): throw PreviewError(error.description)
+        case .success(.animation(let frames)): pixels = frames.frames[0]  // not asked for, but the first frame it is
+        case .success(.still(let image)): pixels = image.pixels
+        }
+        // Converted off the main thread: a page's worth of pixels.
+        guard let surface = await Task.detached(operation: { ImagePage.surface(of: pixels) }).value else {
+            throw PreviewError(ImageDecodingError.malformedResult.description)
+        }
+        return ImagePage(surface)
     }
 }
 
@@ -34,10 +31,10 @@ final class ImagePage: PrintablePages {
 
     init(_ surface: CairoSurface) { self.surface = surface }
 
-    /// The pixbuf's pixels in a cairo surface (through a texture's download, which gives
-    /// cairo's premultiplied format); safe on any thread.
-    nonisolated static func surface(of pixbuf: OpaquePointer) -> CairoSurface? {
-        guard let texture = dossier_texture_new_for_pixbuf(pixbuf) else { return nil }
+    /// The pixels in a cairo surface (through a texture's download, which gives cairo's
+    /// premultiplied format); safe on any thread.
+    nonisolated static func surface(of pixels: ImagePixels) -> CairoSurface? {
+        guard let texture = makeTexture(of: pixels) else { return nil }
         defer { g_object_unref(raw(texture)) }
         guard let surface = CairoSurface(width: gdk_texture_get_width(texture), height: gdk_texture_get_height(texture)) else { return nil }
         surface.withPixels { pixels, stride in gdk_texture_download(texture, pixels, gsize(stride)) }

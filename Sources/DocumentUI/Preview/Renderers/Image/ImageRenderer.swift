@@ -6,28 +6,26 @@ import GObjectSupport
 /// Images: a large one shown to fit, a small one at its own size, centred (an icon is not
 /// blown up to fill the window); at 1:1, or zoomed and scrolled, with pixels kept sharp above
 /// 100 % (nearest-neighbour: pixel art stays pixel art). EXIF orientation applied; animated GIF
-/// and WebP played; SVG rendered sharp for the size shown. The size is read from the header
-/// before decoding: a raster image over the pixel limit is refused, and a large one is decoded
-/// at a reduced size (never more than `displayEdge` on its long side).
+/// and WebP played; SVG rendered sharp for the size shown. Decoded in a decoder worker
+/// (`ImageDecoding`), which reads the size from the header first: a raster image over the
+/// pixel limit is refused, and a large one is decoded at a reduced size (never more than
+/// `displayEdge` on its long side). The pixels are shown where the worker left them.
 @MainActor
 public final class ImageRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.image]
-    /// Largest raster image decoded at all (a decompression bomb is refused).
-    nonisolated package static let pixelLimit = 400_000_000
     /// The long side an image is decoded at, at most, once the user zooms in; at first it is
     /// decoded to fit the window (JPEG's DCT scaling makes that several times faster).
-    nonisolated static let displayEdge: Int32 = 4096
-    /// gdk-pixbuf's formats that may hold several frames.
-    nonisolated static let animatedFormats: Set<String> = ["gif", "webp", "ani"]
+    nonisolated static let displayEdge: Int32 = ImageDecoding.largestEdge
 
     public let view: Widget
     let picture: Widget
-    private var texture: OpaquePointer?
+    private(set) var texture: OpaquePointer?
     /// What the picture draws: `texture`, sharp when enlarged.
     private var paintable: ObjectReference?
     private var scale: Double?  // nil: fit the window
     private var animation: Task<Void, Never>?
     private var path: String?
+    private var type: DocumentType?
     /// The image's own size and the long side of what was decoded.
     private var fullSize: (width: Int32, height: Int32) = (0, 0)
     private var decodedEdge: Int32 = 0
@@ -52,42 +50,25 @@ public final class ImageRenderer: PreviewRenderer {
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
         self.path = path
+        self.type = type
         let edge = fittingEdge
-        let decoded: Result<Decoded, PreviewError>
+        let decoded: Result<DecodedImage, ImageDecodingError>
         if case .image(edge, let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
             decoded = prefetched  // decoded while the service started
         } else {
-            decoded = await Task.detached { Self.decode(path, edge: edge) }.value
+            decoded = await ImageDecoding.decode(path, type: type, size: .fitting(edge))
         }
         switch decoded {
-        case .failure(let error): throw error
-        case .success(let image):
+        case .failure(let error): throw PreviewError(error.description)
+        case .success(.animation(let frames)):
             setAccessibleName(picture, tr("Image %s", item.displayTitle))
-            if let frames = image.animation {
-                play(frames)
-            } else if let pixbuf = image.pixbuf {
-                fullSize = image.fullSize
-                decodedEdge = image.edge
-                isVector = image.isVector
-                show(dossier_texture_new_for_pixbuf(pixbuf.pointer))
-            }
-        }
-    }
-
-    /// A decoded image or animation, handed from the decoding thread to the main one.
-    final class Decoded: @unchecked Sendable {
-        let pixbuf: PixbufReference?
-        let animation: PixbufReference?
-        let fullSize: (width: Int32, height: Int32)
-        let edge: Int32
-        let isVector: Bool
-        init(pixbuf: PixbufReference?, animation: PixbufReference?, fullSize: (Int32, Int32) = (0, 0), edge: Int32 = 0,
-             isVector: Bool = false) {
-            self.pixbuf = pixbuf
-            self.animation = animation
-            self.fullSize = fullSize
-            self.edge = edge
-            self.isVector = isVector
+            play(frames)
+        case .success(.still(let image)):
+            setAccessibleName(picture, tr("Image %s", item.displayTitle))
+            fullSize = (image.fullWidth, image.fullHeight)
+            decodedEdge = image.edge
+            isVector = image.isVector
+            show(makeTexture(of: image.pixels))
         }
     }
 
@@ -108,49 +89,6 @@ public final class ImageRenderer: PreviewRenderer {
         return longest > 0 ? min(max(longest, 512), displayEdge) : 1000
     }
 
-    nonisolated static func decode(_ path: String, edge wanted: Int32) -> Result<Decoded, PreviewError> {
-        guard let header = ImageHeader(path: path) else {
-            return .failure(PreviewError(tr("The image format is not recognised, or the file is damaged.")))
-        }
-        let formatName = header.format
-        let isVector = header.isVector
-        guard header.fits(pixelLimit: pixelLimit) else {
-            return .failure(PreviewError(tr("The image is too large to show (%s × %s pixels).", String(header.width), String(header.height))))
-        }
-        let width = Int32(clamping: header.width), height = Int32(clamping: header.height)
-        var error: UnsafeMutablePointer<GError>?
-        // Animations (GIF, WebP) keep every frame. Only formats that can move are opened as
-        // one: for the others gdk-pixbuf would decode the whole image at full size first (a
-        // 12 MP JPEG: ~150 ms before the reduced decode below even starts).
-        if animatedFormats.contains(formatName), let animation = gdk_pixbuf_animation_new_from_file(path, &error) {
-            if gdk_pixbuf_animation_is_static_image(animation) == 0 {
-                return .success(Decoded(pixbuf: nil, animation: PixbufReference(animation)))
-            }
-            g_object_unref(raw(animation))
-        } else if let error {
-            g_error_free(error)
-        }
-        error = nil
-        // A vector image smaller than the window is drawn at its own size, as a raster one is
-        // shown (zooming in draws it again, larger).
-        let ownEdge = max(width, height)
-        let edge = isVector && ownEdge > 0 ? min(wanted, ownEdge, displayEdge) : min(wanted, displayEdge)
-        let large = ownEdge > edge
-        // A vector image is drawn at the size wanted; a large raster one decoded down to it.
-        let decoded = isVector || large
-            ? gdk_pixbuf_new_from_file_at_scale(path, edge, edge, 1, &error)
-            : gdk_pixbuf_new_from_file(path, &error)
-        guard let decoded else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-            if let error { g_error_free(error) }
-            return .failure(PreviewError(tr("The image could not be decoded: %s", reason)))
-        }
-        let upright = gdk_pixbuf_apply_embedded_orientation(decoded)
-        g_object_unref(raw(decoded))
-        return .success(Decoded(pixbuf: upright.map(PixbufReference.init), animation: nil, fullSize: (width, height),
-                                edge: isVector || large ? edge : max(width, height), isVector: isVector))
-    }
-
     private func show(_ newTexture: OpaquePointer?) {
         guard let newTexture else { return }
         if let texture { g_object_unref(raw(texture)) }
@@ -161,18 +99,19 @@ public final class ImageRenderer: PreviewRenderer {
         applyScale()
     }
 
-    private func play(_ frames: PixbufReference) {
-        let iterator = PixbufReference(gdk_pixbuf_animation_get_iter(frames.pointer, nil))
+    /// Plays the frames, each for its delay (20 ms at least), as many times as the animation
+    /// says; then its last frame stays.
+    private func play(_ frames: ImageAnimation) {
         animation = Task { @MainActor [weak self] in
+            var index = 0, loop = 1
             while !Task.isCancelled, let self {
-                // The iterator draws its next frame into the same pixbuf: the texture gets a copy.
-                guard let copy = gdk_pixbuf_copy(gdk_pixbuf_animation_iter_get_pixbuf(iterator.pointer)) else { return }
-                let frame = PixbufReference(copy)
-                self.show(dossier_texture_new_for_pixbuf(frame.pointer))
-                let delay = gdk_pixbuf_animation_iter_get_delay_time(iterator.pointer)
-                guard delay >= 0 else { return }  // a single frame
-                try? await Task.sleep(for: .milliseconds(max(Int(delay), 20)))
-                gdk_pixbuf_animation_iter_advance(iterator.pointer, nil)
+                self.show(makeTexture(of: frames.frames[index]))
+                if index + 1 == frames.frames.count {
+                    guard frames.loops == 0 || loop < frames.loops, frames.frames.count > 1 else { return }
+                    loop += 1
+                }
+                try? await Task.sleep(for: .milliseconds(max(frames.delays[index], 20)))
+                index = (index + 1) % frames.frames.count
             }
         }
     }
@@ -193,27 +132,31 @@ public final class ImageRenderer: PreviewRenderer {
     private func upgradeIfZoomedIn(actualSize: Bool) {
         // A vector image is drawn again as large as a raster one may be decoded.
         let largest = isVector ? Self.displayEdge : min(max(fullSize.width, fullSize.height), Self.displayEdge)
-        guard let scale, scale > 1.01 || actualSize, !upgrading, let path, let texture, decodedEdge < largest else { return }
+        guard let scale, scale > 1.01 || actualSize, !upgrading, let path, let type, let texture, decodedEdge < largest else { return }
         upgrading = true
         let oldWidth = Double(gdk_texture_get_width(texture))
+        let size: ImageDecoding.Size = isVector ? .enlarged(Self.displayEdge) : .fitting(Self.displayEdge)
         Task { @MainActor [weak self] in
-            let decoded = await Task.detached { Self.decode(path, edge: Self.displayEdge) }.value
-            guard let self, case .success(let image) = decoded, let pixbuf = image.pixbuf else { return }
-            let newWidth = Double(gdk_pixbuf_get_width(pixbuf.pointer))
+            let decoded = await ImageDecoding.decode(path, type: type, size: size)
+            guard let self, case .success(.still(let image)) = decoded else { return }
+            let newWidth = Double(image.pixels.width)
             self.decodedEdge = image.edge
-            self.show(dossier_texture_new_for_pixbuf(pixbuf.pointer))
+            self.show(makeTexture(of: image.pixels))
             // 1:1 means the image's own size; other zooms keep their apparent size.
             self.scale = actualSize ? self.actualScale : (self.scale ?? 1) * oldWidth / max(newWidth, 1)
             self.applyScale()
         }
     }
 
-    /// The scale the picture has when it fits the view.
+    /// The scale the picture has when it fits the view (relative to the texture's pixels).
     private var fittedScale: Double {
         guard let texture else { return 1 }
-        let width = Double(gdk_texture_get_width(texture)), height = Double(gdk_texture_get_height(texture))
+        let textureWidth = Double(gdk_texture_get_width(texture)), textureHeight = Double(gdk_texture_get_height(texture))
+        // What fitting shows: an SVG's own size (see applyScale), the texture's for the rest.
+        let ownSize = isVector && fullSize.width > 0 && fullSize.height > 0
+        let width = ownSize ? Double(fullSize.width) : textureWidth, height = ownSize ? Double(fullSize.height) : textureHeight
         let viewWidth = Double(max(gtk_widget_get_width(view), 1)), viewHeight = Double(max(gtk_widget_get_height(view), 1))
-        return min(viewWidth / width, viewHeight / height, 1)
+        return min(viewWidth / width, viewHeight / height, 1) * width / max(textureWidth, 1)
     }
 
     /// The scale at which the texture shows the image at its own size: its pixels for a
@@ -224,17 +167,24 @@ public final class ImageRenderer: PreviewRenderer {
     }
 
     private func applyScale() {
-        guard let texture else { return }
+        guard let texture, let paintable else { return }
         if let scale {
-            // Exactly the zoomed size, centred in the view and scrolled when larger.
+            // Exactly the zoomed size, centred in the view and scrolled when larger. The picture
+            // may not shrink below its paintable's size: that is the zoomed size too, not the
+            // texture's (an SVG drawn again at 4096 pixels and shown at 400).
+            let width = Int32(Double(gdk_texture_get_width(texture)) * scale)
+            let height = Int32(Double(gdk_texture_get_height(texture)) * scale)
+            setIntrinsicSize(of: paintable, width: max(width, 1), height: max(height, 1))
             gtk_picture_set_can_shrink(cast(picture), 0)
             gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_FILL)
             gtk_widget_set_halign(picture, GTK_ALIGN_CENTER)
             gtk_widget_set_valign(picture, GTK_ALIGN_CENTER)
-            gtk_widget_set_size_request(picture, Int32(Double(gdk_texture_get_width(texture)) * scale),
-                                        Int32(Double(gdk_texture_get_height(texture)) * scale))
+            gtk_widget_set_size_request(picture, width, height)
         } else {
-            // Fitted: a larger image shrinks to the view, a smaller one keeps its size, centred.
+            // Fitted: a larger image shrinks to the view, a smaller one keeps its size, centred
+            // (an SVG its own size, whatever size it was drawn at).
+            let ownSize = isVector && fullSize.width > 0 && fullSize.height > 0
+            setIntrinsicSize(of: paintable, width: ownSize ? fullSize.width : 0, height: ownSize ? fullSize.height : 0)
             gtk_picture_set_can_shrink(cast(picture), 1)
             gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_SCALE_DOWN)
             gtk_widget_set_halign(picture, GTK_ALIGN_FILL)
@@ -248,11 +198,4 @@ public final class ImageRenderer: PreviewRenderer {
         gdk_clipboard_set_texture(gtk_widget_get_clipboard(view), texture)
         return true
     }
-}
-
-/// A GObject reference that may cross to another thread (pixbufs are immutable once made).
-final class PixbufReference: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { g_object_unref(raw(pointer)) }
 }

@@ -22,8 +22,8 @@ package struct MarkdownDocument: Sendable {
 
     var source: String
     var blocks: [Block]
-    /// The decoded local images, by address.
-    var images: [URL: PixbufReference]
+    /// The decoded local images, by address (decoded in a decoder worker).
+    var images: [URL: ImagePixels]
     /// The file's size when only its start was read.
     var truncatedSize: Int64?
 
@@ -47,9 +47,9 @@ package struct MarkdownDocument: Sendable {
         let parsed = parser.parse(source)
         let inlines = MarkdownInlines(references: parser.references, base: url.deletingLastPathComponent())
         let blocks = parsed.map { prepare($0, inlines) }
-        var images: [URL: PixbufReference] = [:]
+        var images: [URL: ImagePixels] = [:]
         for source in localImages(blocks).prefix(imageLimit) where images[source] == nil {
-            if let pixbuf = decodeImage(source.path) { images[source] = pixbuf }
+            if let pixels = decodeImage(source.path) { images[source] = pixels }
         }
         return MarkdownDocument(source: source, blocks: blocks, images: images,
                                 truncatedSize: size > Int64(limit) ? size : nil)
@@ -86,15 +86,13 @@ package struct MarkdownDocument: Sendable {
         }
     }
 
-    /// An image decoded no wider than `imageWidth`; nil when it is not an image, or is a
-    /// decompression bomb.
-    private static func decodeImage(_ path: String) -> PixbufReference? {
-        // An SVG too is decoded at its own size here: its size counts as a raster one's.
-        guard let header = ImageHeader(path: path), let pixels = header.pixelCount, pixels <= ImageRenderer.pixelLimit
-        else { return nil }
-        let pixbuf = header.width > Int(imageWidth)
-            ? gdk_pixbuf_new_from_file_at_scale(path, imageWidth, -1, 1, nil)
-            : gdk_pixbuf_new_from_file(path, nil)
-        return pixbuf.map(PixbufReference.init)
+    /// An image decoded no wider than `imageWidth` (its first frame), in a decoder worker; nil
+    /// when it is not an image, is a decompression bomb, or cannot be decoded.
+    private static func decodeImage(_ path: String) -> ImagePixels? {
+        switch try? ImageDecoding.decodeNow(path, type: DocumentType(fileName: path), size: .width(imageWidth), still: true) {
+        case .still(let image): image.pixels
+        case .animation(let frames): frames.frames.first
+        case nil: nil
+        }
     }
 }

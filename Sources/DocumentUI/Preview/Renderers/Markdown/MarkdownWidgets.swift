@@ -99,8 +99,7 @@ struct MarkdownWidgets {
     }
 
     private func picture(_ image: MarkdownImage) -> Widget {
-        guard let source = image.source, let pixbuf = document.images[source],
-              let texture = dossier_texture_new_for_pixbuf(pixbuf.pointer) else {
+        guard let source = image.source, let pixels = document.images[source], let texture = makeTexture(of: pixels) else {
             // Remote images are not fetched (a preview makes no network requests).
             // Outside the interpolation, so that xgettext finds the message.
             let caption = tr("Image: %s", image.alternative)

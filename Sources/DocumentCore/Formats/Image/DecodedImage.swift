@@ -1,0 +1,96 @@
+import Foundation
+
+/// Decoded pixels in a decoder worker's sealed memfd: 8-bit RGBA (straight alpha) or RGB rows,
+/// `stride` bytes apart, from `offset` in the blob. The layout has been checked against the
+/// blob's size, so every row lies inside it.
+public struct ImagePixels: Sendable {
+    public let width: Int32
+    public let height: Int32
+    /// Bytes from one row to the next.
+    public let stride: Int
+    /// RGBA when true (4 bytes a pixel), RGB otherwise (3).
+    public let hasAlpha: Bool
+    /// The memfd the pixels are in; whatever shows them keeps it alive as long as it does.
+    public let blob: SealedBlob
+    /// Where the first row starts in `blob`.
+    public let offset: Int
+
+    /// The bytes the rows take, from the first pixel to the last.
+    public var byteCount: Int { stride * Int(height - 1) + Int(width) * (hasAlpha ? 4 : 3) }
+
+    /// The layout, if it is a sane image that lies inside `blob` (the worker's word is not trusted).
+    init?(width: Int, height: Int, stride: Int, channels: Int, blob: SealedBlob, offset: Int = 0) {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, channels == 3 || channels == 4,
+              stride >= width * channels, stride <= 1 << 20, offset >= 0,
+              blob.count - offset >= stride * (height - 1) + width * channels else { return nil }
+        self.width = Int32(width)
+        self.height = Int32(height)
+        self.stride = stride
+        hasAlpha = channels == 4
+        self.blob = blob
+        self.offset = offset
+    }
+}
+
+/// An image decoded for showing: one picture, or an animation's frames.
+public enum DecodedImage: Sendable {
+    case still(StillImage)
+    case animation(ImageAnimation)
+}
+
+/// A still image (or an SVG drawn at a size), upright as its EXIF orientation says.
+public struct StillImage: Sendable {
+    public let pixels: ImagePixels
+    /// The image's own size, from its header (an SVG's intrinsic size; 0 when it has none).
+    public let fullWidth: Int32
+    public let fullHeight: Int32
+    /// The long side it was decoded at (its own for an image decoded whole).
+    public let edge: Int32
+    /// Drawn from vectors (SVG): it can be drawn again, larger, at any size.
+    public let isVector: Bool
+}
+
+/// An animation's frames, composited at the animation's size, in one memfd.
+public struct ImageAnimation: Sendable {
+    public let frames: [ImagePixels]
+    /// How long each frame shows, in milliseconds.
+    public let delays: [Int]
+    /// How many times the frames play before the last one stays; 0: for ever.
+    public let loops: Int
+}
+
+/// Why an image is not shown, in words for the previewer's error page.
+public enum ImageDecodingError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+    /// The file could not be opened.
+    case unreadable(String)
+    /// No decoder recognises the file, or its header gives no size.
+    case unrecognised
+    /// A raster image over the pixel limit (a decompression bomb is refused before decoding).
+    case tooLarge(width: Int, height: Int)
+    /// The decoder read the file and gave up, with its message.
+    case undecodable(String)
+    /// The decoder worker died during the decoding (a crash, or one of its limits).
+    case decoderStopped(String)
+    /// The decoder worker ran past its time and was stopped.
+    case timedOut(seconds: Int)
+    /// No decoder worker could be started.
+    case cannotStart(String)
+    /// The worker's answer was not an image.
+    case malformedResult
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): tr("The file could not be read: %s", reason)
+        case .unrecognised: tr("The image format is not recognised, or the file is damaged.")
+        case .tooLarge(let width, let height):
+            tr("The image is too large to show (%s × %s pixels).", String(width), String(height))
+        case .undecodable(let reason): tr("The image could not be decoded: %s", reason)
+        case .decoderStopped(let how):
+            tr("The image decoder stopped (%s): the file is damaged, or made to harm. Other files are not affected.", how)
+        case .timedOut(let seconds):
+            tr("The image decoder took longer than %s seconds and was stopped.", String(seconds))
+        case .cannotStart(let why): tr("The image decoder could not be started: %s", why)
+        case .malformedResult: tr("The image decoder gave a result that is not an image.")
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// Images for the previewer (the image view, the prefetch of a first image, printing, the
+/// pictures in Markdown), decoded out of process: the file goes to a decoder worker as an open
+/// descriptor, the worker reads the header (a raster image over the pixel limit is refused
+/// before decoding) and decodes, and the pixels come back in a sealed memfd that the caller
+/// maps, never copies. The worker side is `ImageDecoder`.
+///
+/// Previews have workers of their own, apart from the thumbnailers' pool, so that a preview
+/// never waits behind a folder of thumbnails: two at most, each started at its first request
+/// and kept. The previewer service starts the first as it starts (`prestart`), while GTK does;
+/// the second starts only when two decodes overlap (an image still decoding when the next is
+/// asked for).
+///
+/// Where GdkPixbuf hands images to glycin (`DecoderWorker.pixbufDecodesThroughGlycin`),
+/// glycin's own sandbox cannot start inside a worker: there, as for thumbnails, images other
+/// than JPEG are given to GdkPixbuf in the calling process, which glycin's sandbox decodes,
+/// and JPEG is decoded by libjpeg in the worker.
+public enum ImageDecoding {
+    /// The largest raster image decoded at all (a decompression bomb is refused).
+    public static let pixelLimit = 400_000_000
+    /// The longest side an image is decoded at, whatever is asked.
+    public static let largestEdge: Int32 = 4096
+
+    /// A worker's limits for a preview: the previewer gives up on an item after 15 s, and so
+    /// does its worker.
+    package static let limits: DecoderWorker.Limits = {
+        var limits = DecoderWorker.Limits()
+        limits.timeout = .seconds(15)
+        limits.cpuSecondsPerRequest = 15
+        return limits
+    }()
+
+    private static let pool = Locked(DecoderWorkerPool(count: 2, limits: limits))
+
+    /// The size an image is decoded at (never more than `largestEdge` on its long side).
+    public enum Size: Sendable, Equatable {
+        /// Fitting `edge` pixels on its long side: a larger image decoded down to it, a smaller
+        /// one (an SVG too) at its own size.
+        case fitting(Int32)
+        /// As `fitting`, but an SVG is drawn at `edge` even when that is larger than its own size
+        /// (zoomed in).
+        case enlarged(Int32)
+        /// No wider than `width` pixels; a narrower image at its own size.
+        case width(Int32)
+    }
+
+    /// Decodes the image at `path` (of type `type`) at `size`, off the calling thread; an
+    /// animation gives its frames unless `still` (then its first).
+    public static func decode(_ path: String, type: DocumentType, size: Size,
+                              still: Bool = false) async -> Result<DecodedImage, ImageDecodingError> {
+        await withCheckedContinuation { continuation in
+            // The wait for a worker blocks a thread: one of Dispatch's, not one of the few Swift's
+            // concurrency has.
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: Result { () throws(ImageDecodingError) -> DecodedImage in
+                    try decodeNow(path, type: type, size: size, still: still)
+                })
+            }
+        }
+    }
+
+    /// `decode(_:type:size:still:)` on the calling thread, which it blocks until the worker
+    /// answers (never the main thread).
+    public static func decodeNow(_ path: String, type: DocumentType, size: Size,
+                                 still: Bool = false) throws(ImageDecodingError) -> DecodedImage {
+        var request = ImageDecoder.Request()
+        switch size {
+        case .fitting(let edge): request.edge = edge
+        case .enlarged(let edge):
+            request.edge = edge
+            request.enlarge = true
+        case .width(let width): request.width = width
+        }
+        request.still = still
+        let isJPEG = type.conforms(to: .jpeg)
+        if DecoderWorker.pixbufDecodesThroughGlycin && !isJPEG {
+            // GdkPixbuf gives the file to glycin's sandboxed loaders (see pixbufDecodesThroughGlycin).
+            let (reply, fd) = ImageDecoder.decode(path: path, request)
+            return try image(from: reply, fd: fd)
+        }
+        request.jpegThroughLibjpeg = DecoderWorker.pixbufDecodesThroughGlycin && isJPEG
+        // Non-blocking: a FIFO named as a picture (a Markdown file can name any path) must not
+        // hold the open; it is refused below as not a file.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .unrecognised }
+        let workers = pool.withLock { $0 }
+        do {
+            return try image(from: workers.perform(ImageDecoder.operation, input: fd, options: request.options))
+        } catch let failure as DecoderWorker.Failure {
+            throw error(failure, timeout: workers.limits.timeout)
+        } catch let error as ImageDecodingError {
+            throw error
+        } catch {
+            throw .malformedResult
+        }
+    }
+
+    /// Starts a worker for the previewer now, off the calling thread: the previewer service
+    /// does as it starts, so that its first image, whenever it comes, does not wait for one.
+    public static func prestart() {
+        let workers = pool.withLock { $0 }
+        DispatchQueue.global(qos: .userInitiated).async { workers.prestart() }
+    }
+
+    /// Replaces the previewer's workers (the tests give it workers that offer misbehaving
+    /// formats, or tighter limits); returns the ones it had.
+    @discardableResult
+    package static func replaceWorkers(with workers: DecoderWorkerPool) -> DecoderWorkerPool {
+        pool.withLock { current in
+            defer { current = workers }
+            return current
+        }
+    }
+
+    /// A decoding done in this process (glycin's case): its reply read as a worker's is.
+    private static func image(from reply: WorkerReply, fd: Int32?) throws(ImageDecodingError) -> DecodedImage {
+        if let message = reply.error {
+            if let fd { close(fd) }
+            throw decoderError(message)
+        }
+        guard let fd, let blob = SealedBlob(adopting: fd) else { throw .malformedResult }
+        return try image(from: DecoderWorker.Output(values: reply.values, blob: blob))
+    }
+
+    /// The worker's pixels and their layout, checked: a worker is not trusted to say where they lie.
+    private static func image(from output: DecoderWorker.Output) throws(ImageDecodingError) -> DecodedImage {
+        let values = output.values
+        guard let blob = output.blob, let width = values["width"].flatMap(Int.init), let height = values["height"].flatMap(Int.init),
+              let stride = values["stride"].flatMap(Int.init), let channels = values["channels"].flatMap(Int.init)
+        else { throw .malformedResult }
+        if values["animation"] == "1" {
+            let delays = (values["delays"] ?? "").split(separator: ",").compactMap { Int($0) }
+            guard values["frames"].flatMap(Int.init) == delays.count, (1...ImageDecoder.frameLimit).contains(delays.count),
+                  delays.allSatisfy({ $0 >= 0 }) else { throw .malformedResult }
+            var frames: [ImagePixels] = []
+            for index in delays.indices {
+                guard let frame = ImagePixels(width: width, height: height, stride: stride, channels: channels, blob: blob,
+                                              offset: index * stride * height) else { throw .malformedResult }
+                frames.append(frame)
+            }
+            return .animation(ImageAnimation(frames: frames, delays: delays, loops: max(values["loops"].flatMap(Int.init) ?? 0, 0)))
+        }
+        guard let pixels = ImagePixels(width: width, height: height, stride: stride, channels: channels, blob: blob) else {
+            throw .malformedResult
+        }
+        func number(_ name: String) -> Int32 { values[name].flatMap(Int32.init).map { max($0, 0) } ?? 0 }
+        return .still(StillImage(pixels: pixels, fullWidth: number("fullWidth"), fullHeight: number("fullHeight"),
+                                 edge: max(number("edge"), pixels.width, pixels.height), isVector: values["vector"] == "1"))
+    }
+
+    /// The decoder's own error (an `ImageDecodingError` in JSON), or its message.
+    private static func decoderError(_ message: String) -> ImageDecodingError {
+        (try? JSONDecoder().decode(ImageDecodingError.self, from: Data(message.utf8))) ?? .undecodable(message)
+    }
+
+    private static func error(_ failure: DecoderWorker.Failure, timeout: Duration) -> ImageDecodingError {
+        switch failure {
+        case .decoder(let message): decoderError(message)
+        case .crashed(let how): .decoderStopped(how)
+        case .timedOut: .timedOut(seconds: Int(timeout.components.seconds))
+        case .cannotStart(let why): .cannotStart(why)
+        }
+    }
+}
