@@ -18,8 +18,9 @@ public final class FontRenderer: PreviewRenderer {
     public let view: Widget
     private let column: Widget
     private var path = ""
-    /// A picture per line of the specimen, in its order.
-    private var pictures: [Widget] = []
+    /// A picture per line of the specimen, in its order, with the text it shows.
+    private(set) var lines: [(text: String, picture: Widget)] = []
+    private var pictures: [Widget] { lines.map(\.picture) }
     /// How the lines shown were drawn, and whether a drawing is under way.
     private var drawn: FontSpecimen.Appearance?
     private var redrawing = false
@@ -82,11 +83,11 @@ public final class FontRenderer: PreviewRenderer {
         gtk_label_set_xalign(opaque(caption), 0)
         gtk_box_append(cast(column), caption)
 
-        let lines = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
+        let rows = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
         var role: FontSpecimen.Role?
         for line in specimen.lines {
             if line.role == .sample, role != .sample {
-                gtk_box_append(cast(lines), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+                gtk_box_append(cast(rows), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
             }
             role = line.role
             // At its size, in a row of its own: a picture in a column is as wide as the column
@@ -97,11 +98,11 @@ public final class FontRenderer: PreviewRenderer {
             // Ink above or below the line's box is drawn around it, as a label draws it.
             gtk_widget_set_overflow(picture, GTK_OVERFLOW_VISIBLE)
             setAccessibleName(picture, line.text)
-            gtk_box_append(cast(lines), makeBox(GTK_ORIENTATION_HORIZONTAL, [picture]))
-            pictures.append(picture)
+            gtk_box_append(cast(rows), makeBox(GTK_ORIENTATION_HORIZONTAL, [picture]))
+            lines.append((line.text, picture))
         }
         show(specimen)
-        gtk_box_append(cast(column), lines)
+        gtk_box_append(cast(column), rows)
         let sizes = makeLabel(tr("Sizes: %s points", FontSpecimen.sampleSizes.map(String.init).joined(separator: ", ")),
                               classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(sizes), 0)
