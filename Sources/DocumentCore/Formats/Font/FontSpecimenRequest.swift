@@ -10,6 +10,17 @@ extension FontSpecimen {
     /// dropped before it is drawn (an arrow key held down in a folder of fonts).
     private static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)
 
+    /// Starts the fonts' worker now if it is not running, so that the first specimen does not
+    /// wait for it (the previewer service, while GTK starts, when its first item is a font).
+    public static func startWorker() {
+        requests.async {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            _ = try? workers.perform("probe", input: fd, options: [:])
+        }
+    }
+
     /// Draws the specimen of the font file at `path` as `appearance` says, in a decoder worker;
     /// the file goes to the worker as an open descriptor. Never blocks the caller's thread.
     /// - Throws: `FontSpecimenError`, with a message for the error page.
