@@ -4,8 +4,16 @@ extension FontSpecimen {
     /// The operation's name on the worker's socket.
     static let operation = "font-specimen"
 
-    /// The fonts' worker: one, asked from one queue (`requests`), kept between fonts.
-    static let workers = DecoderWorkerPool(count: 1)
+    /// The fonts' worker: one, asked from one queue (`requests`), kept between fonts. A font
+    /// takes it for 10 s at most (of wall-clock or CPU time), less than the previewer gives a
+    /// page: a font that keeps it busy (hinting instructions that loop) is stopped in time for
+    /// the next font to be drawn on its page.
+    static let workers: DecoderWorkerPool = {
+        var limits = DecoderWorker.Limits()
+        limits.timeout = .seconds(10)
+        limits.cpuSecondsPerRequest = 10
+        return DecoderWorkerPool(count: 1, limits: limits)
+    }()
     /// One request at a time goes to the worker; one whose asker went away while it waited is
     /// dropped before it is drawn (an arrow key held down in a folder of fonts).
     private static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)

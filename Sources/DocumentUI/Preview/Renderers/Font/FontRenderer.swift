@@ -24,7 +24,7 @@ public final class FontRenderer: PreviewRenderer {
     /// How the lines shown were drawn, and whether a drawing is under way.
     private var drawn: FontSpecimen.Appearance?
     private var redrawing = false
-    private var styleWatch: SignalConnection?
+    private var styleWatches: [SignalConnection] = []
 
     public init() {
         column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
@@ -37,7 +37,7 @@ public final class FontRenderer: PreviewRenderer {
     }
 
     isolated deinit {
-        if let styleWatch, let manager = adw_style_manager_get_default() { styleWatch.disconnect(from: raw(manager)) }
+        if let manager = adw_style_manager_get_default() { styleWatches.forEach { $0.disconnect(from: raw(manager)) } }
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
@@ -60,10 +60,12 @@ public final class FontRenderer: PreviewRenderer {
         }
         connectSignal(raw(view), "notify::scale-factor") { [weak self] (_: UnsafeMutableRawPointer?) in self?.redrawIfChanged() }
         if let manager = adw_style_manager_get_default() {
-            // The style's colours reach the widgets at their next frame.
-            styleWatch = connectSignal(raw(manager), "notify::dark") { [weak self] (_: UnsafeMutableRawPointer?) in
-                guard let self else { return }
-                onNextFrame(of: self.view) { [weak self] in self?.redrawIfChanged() }
+            styleWatches = ["notify::dark", "notify::high-contrast"].map { signal in
+                connectSignal(raw(manager), signal) { [weak self] (_: UnsafeMutableRawPointer?) in
+                    // The style's colours reach the widgets at their next frame.
+                    guard let self else { return }
+                    onNextFrame(of: self.view) { [weak self] in self?.redrawIfChanged() }
+                }
             }
         }
         redrawIfChanged()
