@@ -63,9 +63,17 @@ final class FontSpecimenTests: XCTestCase {
     func testFontsDrawnOneAfterAnotherInOneWorkerEachShowTheirOwnGlyphs() async throws {
         // cairo keeps FreeType faces by file name: with the same /proc/self/fd/N for both, the
         // second font was laid out with its own metrics and drawn with the first one's glyphs.
+        // Under bubblewrap (its own /proc) and under the worker's lock-down alone.
         let folder = try TemporaryFolder()
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
-        let workers = DecoderWorkerPool(count: 1)
+        let confinements: [DecoderWorker.Confinement] = DecoderWorker.Confinement.best == .bubblewrap
+            ? [.bubblewrap, .seccompOnly] : [.seccompOnly]
+        for confinement in confinements {
+            try await assertEachShowsItsOwnGlyphs(box, in: DecoderWorkerPool(count: 1, confinement: confinement))
+        }
+    }
+
+    private func assertEachShowsItsOwnGlyphs(_ box: URL, in workers: DecoderWorkerPool) async throws {
         for (file, boxes) in [(box, true), (sample, false), (box, true), (sample, false)] {
             let specimen = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, workers: workers)
             let line = try XCTUnwrap(specimen.lines.last)
