@@ -10,7 +10,34 @@ public enum BoxFont {
     static let box = (left: 100, bottom: 0, right: 900, top: 700)
 
     /// The font file's bytes.
-    public static var ttf: [UInt8] {
+    public static var ttf: [UInt8] { sfnt(tables) }
+
+    /// The same font as WOFF (its tables stored uncompressed), which FreeType reads and Pango's
+    /// HarfBuzz does not.
+    public static var woff: [UInt8] {
+        let tables = tables
+        var directory = Bytes(), body = Bytes()
+        var offset = 44 + 20 * tables.count
+        var sfntSize = 12 + 16 * tables.count
+        for (tag, data) in tables {
+            let padded = data.bytes + [UInt8](repeating: 0, count: (4 - data.count % 4) % 4)
+            directory.append(Array(tag.utf8)); directory.uint32(offset); directory.uint32(data.count)
+            directory.uint32(data.count); directory.uint32(Int(checksum(padded)))
+            body.append(padded)
+            offset += padded.count
+            sfntSize += padded.count
+        }
+        var file = Bytes()
+        file.append(Array("wOFF".utf8)); file.uint32(0x0001_0000); file.uint32(offset); file.uint16(tables.count); file.uint16(0)
+        file.uint32(sfntSize); file.uint16(1); file.uint16(0)
+        for _ in 0..<5 { file.uint32(0) }
+        file.append(directory.bytes)
+        file.append(body.bytes)
+        return file.bytes
+    }
+
+    /// The font's tables, sorted by tag.
+    private static var tables: [(tag: String, data: Bytes)] {
         // Glyph 0 is .notdef (empty), 1 the space, 2… the box for U+0021…U+007E.
         let printable = 0x21...0x7E
         let glyphCount = 2 + printable.count
@@ -76,12 +103,12 @@ public enum BoxFont {
         post.uint32(0x0003_0000); post.uint32(0); post.int16(-100); post.int16(50)
         for _ in 0..<5 { post.uint32(0) }
 
-        return font(tables: [("cmap", cmap), ("glyf", glyf), ("head", head), ("hhea", hhea), ("hmtx", hmtx),
-                             ("loca", loca), ("maxp", maxp), ("name", name), ("post", post)])
+        return [("cmap", cmap), ("glyf", glyf), ("head", head), ("hhea", hhea), ("hmtx", hmtx),
+                ("loca", loca), ("maxp", maxp), ("name", name), ("post", post)]
     }
 
     /// The offset table, the table records (sorted by tag) and the tables, each on 4 bytes.
-    private static func font(tables: [(tag: String, data: Bytes)]) -> [UInt8] {
+    private static func sfnt(_ tables: [(tag: String, data: Bytes)]) -> [UInt8] {
         var file = Bytes()
         file.uint32(0x0001_0000); file.uint16(tables.count); file.uint16(128); file.uint16(3); file.uint16(16 * tables.count - 128)
         var offset = 12 + 16 * tables.count
@@ -89,17 +116,21 @@ public enum BoxFont {
         for (tag, data) in tables {
             var padded = data.bytes
             while padded.count % 4 != 0 { padded.append(0) }
-            var checksum: UInt32 = 0
-            for index in stride(from: 0, to: padded.count, by: 4) {
-                let word = padded[index..<(index + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                checksum &+= word
-            }
-            file.append(Array(tag.utf8)); file.uint32(Int(checksum)); file.uint32(offset); file.uint32(data.count)
+            file.append(Array(tag.utf8)); file.uint32(Int(checksum(padded))); file.uint32(offset); file.uint32(data.count)
             body.append(padded)
             offset += padded.count
         }
         file.append(body.bytes)
         return file.bytes
+    }
+
+    /// A table's checksum: the sum of its 32-bit words (it is padded to 4 bytes).
+    private static func checksum(_ padded: [UInt8]) -> UInt32 {
+        var sum: UInt32 = 0
+        for index in stride(from: 0, to: padded.count, by: 4) {
+            sum &+= padded[index..<(index + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        return sum
     }
 
     /// Big-endian bytes, as OpenType writes them.

@@ -133,6 +133,18 @@ final class FontSpecimenTests: XCTestCase {
         XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
     }
 
+    func testAFontPangoCannotDrawEndsOnAMessageNamingItsFormat() async throws {
+        // FreeType reads WOFF; HarfBuzz, which Pango draws through, does not: the lines had no font.
+        let folder = try TemporaryFolder()
+        let woff = try folder.write("box.woff", bytes: BoxFont.woff)
+        do {
+            _ = try await FontSpecimen.draw(fileAt: woff.path, appearance: appearance)
+            XCTFail("a WOFF font is not drawn")
+        } catch {
+            XCTAssertEqual(error.description, "This font cannot be shown: only TrueType and OpenType fonts can be drawn, and it is a WOFF font.")
+        }
+    }
+
     func testAWorkerThatCrashesOrHangsEndsTheFontOnAMessage() async throws {
         // A worker with almost no address space dies at its first allocation after its lock-down.
         var starved = DecoderWorker.Limits()

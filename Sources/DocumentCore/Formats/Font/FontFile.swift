@@ -92,6 +92,11 @@ final class FontFile {
             guard FcPatternGetString(pattern, name, 0, &value) == FcResultMatch, let value else { return nil }
             return String(String(cString: value).prefix(longestName))
         }
+        if let format = unsupportedFormat(input, fontconfigSays: string("fontformat")) {
+            FcConfigDestroy(config)
+            close(descriptor)
+            throw FontFileError(tr("This font cannot be shown: only TrueType and OpenType fonts can be drawn, and it is a %s font.", format))
+        }
         guard let family = string("family") else {
             FcConfigDestroy(config)
             close(descriptor)
@@ -122,6 +127,19 @@ final class FontFile {
         return FontFile(config: config, descriptor: descriptor, family: family, style: string("style"),
                         faceCount: Int(fonts.pointee.nfont), coversLatin: covers(latin), coversFamily: covers(family),
                         sample: sample)
+    }
+
+    /// The format of the font open at `input` when Pango cannot draw it: Pango (from 1.44) draws
+    /// through HarfBuzz, which reads TrueType and OpenType files only; a Type 1, a bitmap or a
+    /// WOFF font laid out with no font at all (empty boxes, lines a million pixels tall).
+    private static func unsupportedFormat(_ input: Int32, fontconfigSays format: String?) -> String? {
+        var magic = [UInt8](repeating: 0, count: 4)
+        if pread(input, &magic, 4, 0) == 4 {
+            if magic == Array("wOFF".utf8) { return "WOFF" }
+            if magic == Array("wOF2".utf8) { return "WOFF2" }
+        }
+        guard let format else { return tr("unknown") }
+        return ["TrueType", "CFF"].contains(format) ? nil : format
     }
 
     /// The descriptor numbers fonts are read through, each used once in a worker's life.
