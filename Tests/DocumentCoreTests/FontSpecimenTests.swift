@@ -69,13 +69,13 @@ final class FontSpecimenTests: XCTestCase {
         let confinements: [DecoderWorker.Confinement] = DecoderWorker.Confinement.best == .bubblewrap
             ? [.bubblewrap, .seccompOnly] : [.seccompOnly]
         for confinement in confinements {
-            try await assertEachShowsItsOwnGlyphs(box, in: DecoderWorkerPool(count: 1, confinement: confinement))
+            try await assertEachShowsItsOwnGlyphs(box, in: DecoderWorker(confinement: confinement))
         }
     }
 
-    private func assertEachShowsItsOwnGlyphs(_ box: URL, in workers: DecoderWorkerPool) async throws {
+    private func assertEachShowsItsOwnGlyphs(_ box: URL, in worker: DecoderWorker) async throws {
         for (file, boxes) in [(box, true), (sample, false), (box, true), (sample, false)] {
-            let specimen = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, workers: workers)
+            let specimen = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, worker: worker)
             let line = try XCTUnwrap(specimen.lines.last)
             if boxes {
                 XCTAssertGreaterThan(ink(line), 0.3, "\(file.lastPathComponent) is drawn in boxes")
@@ -94,7 +94,7 @@ final class FontSpecimenTests: XCTestCase {
         // above the descriptors this process has open, so that its own opens still work.
         let folder = try TemporaryFolder()
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
-        let workers = DecoderWorkerPool(count: 1)
+        let worker = DecoderWorker()
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }
         var limit = rlimit()
         XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
@@ -105,14 +105,14 @@ final class FontSpecimenTests: XCTestCase {
         // The worker is started (with the low limit) at the first request.
         var first: FontSpecimenError?
         do {
-            _ = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, workers: workers)
+            _ = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, worker: worker)
         } catch {
             first = error
         }
         XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
         XCTAssertNil(first, "the first font is drawn")
         for index in 1..<(room + 3) {
-            let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, workers: workers)
+            let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, worker: worker)
             XCTAssertGreaterThan(ink(try XCTUnwrap(specimen.lines.last)), 0.3, "font \(index + 1) of \(room + 3) is drawn")
         }
     }
@@ -121,15 +121,15 @@ final class FontSpecimenTests: XCTestCase {
         let folder = try TemporaryFolder()
         let damaged = try XCTUnwrap(DamagedFiles.kinds.first { $0.name.hasSuffix(".ttf") })
         let file = try folder.write(damaged.name, bytes: damaged.content)
-        let workers = DecoderWorkerPool(count: 1)
+        let worker = DecoderWorker()
         do {
-            _ = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, workers: workers)
+            _ = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, worker: worker)
             XCTFail("a damaged font is not drawn")
         } catch {
             XCTAssertEqual(error, .notDrawable("The file is not a font that can be read, or it is damaged."))
             XCTAssertEqual(error.description, "The file is not a font that can be read, or it is damaged.")
         }
-        let specimen = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, workers: workers)
+        let specimen = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: worker)
         XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
     }
 
@@ -150,7 +150,7 @@ final class FontSpecimenTests: XCTestCase {
         var starved = DecoderWorker.Limits()
         starved.addressSpace = 1 << 20
         do {
-            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, workers: DecoderWorkerPool(count: 1, limits: starved))
+            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: DecoderWorker(limits: starved))
             XCTFail("a worker that dies draws nothing")
         } catch {
             guard case .decoderStopped = error else { return XCTFail("\(error)") }
@@ -159,7 +159,7 @@ final class FontSpecimenTests: XCTestCase {
         var hasty = DecoderWorker.Limits()
         hasty.timeout = .milliseconds(1)
         do {
-            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, workers: DecoderWorkerPool(count: 1, limits: hasty))
+            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: DecoderWorker(limits: hasty))
             XCTFail("a worker past its timeout draws nothing")
         } catch {
             XCTAssertEqual(error, .timedOut(seconds: 0))

@@ -94,9 +94,9 @@ final class DecoderWorkerPool: Sendable {
     private let free: Locked<[Int]>
     private let available: DispatchSemaphore
 
-    init(count: Int, limits: DecoderWorker.Limits = DecoderWorker.Limits(), confinement: DecoderWorker.Confinement = .best) {
+    init(count: Int, limits: DecoderWorker.Limits = DecoderWorker.Limits()) {
         self.limits = limits
-        workers = (0..<count).map { _ in DecoderWorker(confinement: confinement, limits: limits) }
+        workers = (0..<count).map { _ in DecoderWorker(limits: limits) }
         free = Locked(Array(0..<count))
         available = DispatchSemaphore(value: count)
     }

@@ -8,11 +8,11 @@ extension FontSpecimen {
     /// takes it for 10 s at most (of wall-clock or CPU time), less than the previewer gives a
     /// page: a font that keeps it busy (hinting instructions that loop) is stopped in time for
     /// the next font to be drawn on its page.
-    static let workers: DecoderWorkerPool = {
+    static let worker: DecoderWorker = {
         var limits = DecoderWorker.Limits()
         limits.timeout = .seconds(10)
         limits.cpuSecondsPerRequest = 10
-        return DecoderWorkerPool(count: 1, limits: limits)
+        return DecoderWorker(limits: limits)
     }()
     /// One request at a time goes to the worker; one whose asker went away while it waited is
     /// dropped before it is drawn (an arrow key held down in a folder of fonts).
@@ -25,7 +25,7 @@ extension FontSpecimen {
             let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return }
             defer { close(fd) }
-            _ = try? workers.perform("probe", input: fd, options: [:])
+            _ = try? worker.perform("probe", input: fd, options: [:])
         }
     }
 
@@ -33,18 +33,18 @@ extension FontSpecimen {
     /// the file goes to the worker as an open descriptor. Never blocks the caller's thread.
     /// - Throws: `FontSpecimenError`, with a message for the error page.
     public static func draw(fileAt path: String, appearance: Appearance) async throws(FontSpecimenError) -> FontSpecimen {
-        try await draw(fileAt: path, appearance: appearance, workers: workers)
+        try await draw(fileAt: path, appearance: appearance, worker: worker)
     }
 
     static func draw(fileAt path: String, appearance: Appearance,
-                     workers: DecoderWorkerPool) async throws(FontSpecimenError) -> FontSpecimen {
+                     worker: DecoderWorker) async throws(FontSpecimenError) -> FontSpecimen {
         let cancelled = Locked(false)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<FontSpecimen, FontSpecimenError>, Never>) in
                 requests.async {
                     guard !cancelled.withLock({ $0 }) else { return continuation.resume(returning: .failure(.cancelled)) }
                     continuation.resume(returning: Result { () throws(FontSpecimenError) -> FontSpecimen in
-                        try drawNow(fileAt: path, appearance: appearance, workers: workers)
+                        try drawNow(fileAt: path, appearance: appearance, worker: worker)
                     })
                 }
             }
@@ -56,18 +56,18 @@ extension FontSpecimen {
 
     /// The request and its reply, blocking.
     private static func drawNow(fileAt path: String, appearance: Appearance,
-                                workers: DecoderWorkerPool) throws(FontSpecimenError) -> FontSpecimen {
+                                worker: DecoderWorker) throws(FontSpecimenError) -> FontSpecimen {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         defer { close(fd) }
         let output: DecoderWorker.Output
         do {
-            output = try workers.perform(operation, input: fd, options: appearance.options)
+            output = try worker.perform(operation, input: fd, options: appearance.options)
         } catch {
             switch error {
             case .decoder(let message): throw .notDrawable(message)
             case .crashed(let how): throw .decoderStopped(how)
-            case .timedOut: throw .timedOut(seconds: Int(workers.limits.timeout.components.seconds))
+            case .timedOut: throw .timedOut(seconds: Int(worker.limits.timeout.components.seconds))
             case .cannotStart(let why): throw .decoderUnavailable(why)
             }
         }
