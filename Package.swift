@@ -20,13 +20,19 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4 gtk4-unix-print libadwaita-1 gtksourceview-5 pangoft2 fontconfig",
-            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev", "libgtksourceview-5-dev", "libpango1.0-dev", "libfontconfig-dev"])]
+            pkgConfig: "gtk4 gtk4-unix-print libadwaita-1 gtksourceview-5",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev", "libgtksourceview-5-dev"])]
         ),
         .systemLibrary(
             name: "CImaging",
             pkgConfig: "gdk-pixbuf-2.0 pangocairo libjpeg",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpango1.0-dev", "libjpeg62-turbo-dev"])]
+        ),
+        // Font files drawn in the decoder worker: fontconfig and Pango's fontconfig font map.
+        .systemLibrary(
+            name: "CFonts",
+            pkgConfig: "pangocairo pangoft2 fontconfig",
+            providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]
         ),
         // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive, poppler) are opened
         // with dlopen() when first used, not linked: every start of Dossier would pay for loading them.
@@ -43,7 +49,7 @@ let package = Package(
         // The decoder worker's confinement (limits, a seccomp filter) and its socket (see DecoderWorker).
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CFonts", "CPoppler", "CUchardet", "CSandbox"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive", "CPoppler"]),
         .executableTarget(
             name: "Dossier",

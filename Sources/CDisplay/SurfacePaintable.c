@@ -1,5 +1,6 @@
 /* A GdkPaintable drawn from a cairo image surface it keeps: see CDisplay.h. */
 #include "CDisplay.h"
+#include <math.h>
 
 #define DOSSIER_TYPE_SURFACE_PAINTABLE (dossier_surface_paintable_get_type())
 G_DECLARE_FINAL_TYPE(DossierSurfacePaintable, dossier_surface_paintable, DOSSIER, SURFACE_PAINTABLE, GObject)
@@ -7,6 +8,12 @@ G_DECLARE_FINAL_TYPE(DossierSurfacePaintable, dossier_surface_paintable, DOSSIER
 struct _DossierSurfacePaintable {
     GObject parent_instance;
     cairo_surface_t *surface;
+    /* The intrinsic box, in logical pixels, inside the surface (all of it, unless made for a
+       box): the surface's size and the box's place in it. */
+    double surface_width;
+    double surface_height;
+    int x;
+    int y;
     int width;
     int height;
 };
@@ -19,11 +26,13 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(DossierSurfacePaintable, dossier_surface_paintable
 static void dossier_surface_paintable_snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double width, double height) {
     DossierSurfacePaintable *self = DOSSIER_SURFACE_PAINTABLE(paintable);
     if (width <= 0 || height <= 0 || self->width <= 0 || self->height <= 0) return;
-    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
+    double scale_x = width / self->width, scale_y = height / self->height;
+    graphene_rect_t bounds = GRAPHENE_RECT_INIT((float)(-self->x * scale_x), (float)(-self->y * scale_y),
+                                                (float)(self->surface_width * scale_x), (float)(self->surface_height * scale_y));
     cairo_t *cr = gtk_snapshot_append_cairo(GTK_SNAPSHOT(snapshot), &bounds);
     gboolean scaled = width != self->width || height != self->height;
-    if (scaled) cairo_scale(cr, width / self->width, height / self->height);
-    cairo_set_source_surface(cr, self->surface, 0, 0);
+    if (scaled) cairo_scale(cr, scale_x, scale_y);
+    cairo_set_source_surface(cr, self->surface, -self->x, -self->y);
     if (scaled) cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
     cairo_paint(cr);
     cairo_destroy(cr);
@@ -65,9 +74,24 @@ static void dossier_surface_paintable_init(DossierSurfacePaintable *self) {
 
 GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface) {
     g_return_val_if_fail(surface != NULL, NULL);
+    /* A surface with a device scale (2 pixels to a logical one) has its logical size. */
+    double scale_x = 1, scale_y = 1;
+    cairo_surface_get_device_scale(surface, &scale_x, &scale_y);
+    return dossier_surface_paintable_new_for_box(surface, 0, 0, (int)ceil(cairo_image_surface_get_width(surface) / scale_x),
+                                                 (int)ceil(cairo_image_surface_get_height(surface) / scale_y));
+}
+
+GdkPaintable *dossier_surface_paintable_new_for_box(cairo_surface_t *surface, int x, int y, int width, int height) {
+    g_return_val_if_fail(surface != NULL, NULL);
     DossierSurfacePaintable *self = g_object_new(DOSSIER_TYPE_SURFACE_PAINTABLE, NULL);
     self->surface = cairo_surface_reference(surface);
-    self->width = cairo_image_surface_get_width(surface);
-    self->height = cairo_image_surface_get_height(surface);
+    double scale_x = 1, scale_y = 1;
+    cairo_surface_get_device_scale(surface, &scale_x, &scale_y);
+    self->surface_width = cairo_image_surface_get_width(surface) / scale_x;
+    self->surface_height = cairo_image_surface_get_height(surface) / scale_y;
+    self->x = x;
+    self->y = y;
+    self->width = width;
+    self->height = height;
     return GDK_PAINTABLE(self);
 }

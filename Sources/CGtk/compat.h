@@ -42,6 +42,16 @@ static inline gboolean dossier_widget_translate(GtkWidget *widget, GtkWidget *ta
 #endif
 }
 
+/* The colour `widget` draws its text in (gtk_widget_get_color from 4.10, its style context's
+   before: deprecated in 4.10). */
+static inline void dossier_widget_color(GtkWidget *widget, GdkRGBA *color) {
+#if GTK_CHECK_VERSION(4, 10, 0)
+    gtk_widget_get_color(widget, color);
+#else
+    gtk_style_context_get_color(gtk_widget_get_style_context(widget), color);
+#endif
+}
+
 /* Where `widget` is in its parent: its top and height (the allocation's, without the
    deprecated gtk_widget_get_allocation of 4.12). */
 static inline void dossier_widget_vertical_extent(GtkWidget *widget, double *top, double *height) {

@@ -7,8 +7,6 @@
 #include <gdk/x11/gdkx.h>
 #include <gdk/wayland/gdkwayland.h>
 #include <gtksourceview/gtksource.h>
-#include <fontconfig/fontconfig.h>
-#include <pango/pangofc-fontmap.h>
 #include "compat.h"
 
 static inline GtkWidget *dossier_gtk_widget(gpointer instance) { return GTK_WIDGET(instance); }
@@ -170,13 +168,6 @@ static inline void dossier_add_css(const char *css) {
     gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(provider),
                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
     g_object_unref(provider);
-}
-
-/* The fontconfig font map of a private configuration: a font file shown without installing it. */
-static inline PangoFontMap *dossier_font_map_new_for_config(FcConfig *config) {
-    PangoFontMap *map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
-    if (map != NULL && PANGO_IS_FC_FONT_MAP(map)) pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
-    return map;
 }
 
 /* Pops up a GtkPopoverMenu and sizes it again once GTK 4.8 has put in its section separators.

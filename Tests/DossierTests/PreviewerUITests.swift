@@ -67,6 +67,20 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(eventually { !app.isRunning }, "Space closed the previewer")
     }
 
+    func testAFontsSpecimenLinesArePicturesNamedByTheirText() throws {
+        // The lines are drawn by the decoder worker and shown as pictures: a screen reader reads
+        // each one's text.
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("font.ttf").path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Font specimen of font.ttf"))
+        var names: [String] = []
+        XCTAssertTrue(eventually {
+            names = DesktopSession.accessibleNames()
+            return ["DejaVu Sans Mono", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "The quick brown fox jumps over the lazy dog."]
+                .allSatisfy { names.contains("image: " + $0) }
+        }, "the name, the alphabet and the sample are named pictures: \(names)")
+    }
+
     func testBadFilesEndOnAnErrorPageAndNothingHangs() throws {
         let folder = try TemporaryFolder()
         let files = try DamagedFiles.writeAll(into: folder.url)

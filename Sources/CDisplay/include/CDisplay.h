@@ -11,8 +11,15 @@
 
 /* A paintable of `surface` (an image surface; the paintable takes a reference of its own),
    `width` × `height` pixels: its intrinsic size, drawn 1:1 at that size and filtered when
-   drawn at another. Nothing may draw on the surface afterwards. Safe on any thread. */
+   drawn at another. A surface with a device scale has its size in logical pixels (a surface
+   of 2 pixels to 1, drawn 1:1 on a scale-2 display). Nothing may draw on the surface
+   afterwards. Safe on any thread. */
 GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
+
+/* A paintable of `surface` whose intrinsic size is the box of `width` × `height` logical pixels
+   at `x`, `y` in it; what lies outside the box is drawn around it, beyond the paintable's size
+   (a line of text's ink above or below its line, drawn over its neighbours as a label's is). */
+GdkPaintable *dossier_surface_paintable_new_for_box(cairo_surface_t *surface, int x, int y, int width, int height);
 
 /* A paintable of `texture` (it takes a reference of its own) whose pixels stay sharp when it
    is drawn larger than they are: nearest-neighbour above 100 %, smoothed below, so pixel art

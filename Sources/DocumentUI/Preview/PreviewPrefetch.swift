@@ -96,6 +96,8 @@ enum PreviewPrefetch {
         if type.conforms(to: .text) {
             return .text(TextRenderer.read(url, type: type))
         }
+        // The specimen needs the view's width and colours: only the fonts' worker is started.
+        if type.conforms(to: .font) { FontSpecimen.startWorker() }
         return nil
     }
 }

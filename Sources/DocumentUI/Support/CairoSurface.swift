@@ -1,5 +1,6 @@
 import CDisplay
 import CGtk
+import DocumentCore
 import Foundation
 import GObjectSupport
 
@@ -42,6 +43,34 @@ final class CairoSurface: @unchecked Sendable {
         ObjectReference(taking: UnsafeMutableRawPointer(dossier_surface_paintable_new(pointer)!))
     }
 }
+
+/// A paintable of pixels a decoder worker drew (`FontSpecimen.Pixels`: cairo's ARGB32), drawn
+/// straight from the worker's sealed memfd, mapped read-only and never copied; the mapping stays
+/// while the paintable lives. Its intrinsic size is in logical pixels (`pixels.scale` pixels to
+/// one), the line's box: ink above or below it is drawn around it. Nil when cairo cannot take the
+/// layout.
+func paintable(showing pixels: FontSpecimen.Pixels) -> ObjectReference? {
+    // The bytes stay mapped as long as the blob lives: the surface holds the blob (user data).
+    guard let base = pixels.blob.withUnsafeBytes({ $0.baseAddress }),
+          let surface = cairo_image_surface_create_for_data(
+              UnsafeMutableRawPointer(mutating: base + pixels.offset).assumingMemoryBound(to: UInt8.self),
+              CAIRO_FORMAT_ARGB32, Int32(pixels.width), Int32(pixels.height), Int32(pixels.stride)) else { return nil }
+    defer { cairo_surface_destroy(surface) }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+    let blob = Unmanaged.passRetained(pixels.blob).toOpaque()
+    guard cairo_surface_set_user_data(surface, blobKey, blob, { Unmanaged<SealedBlob>.fromOpaque($0!).release() })
+            == CAIRO_STATUS_SUCCESS else {
+        Unmanaged<SealedBlob>.fromOpaque(blob).release()
+        return nil
+    }
+    cairo_surface_set_device_scale(surface, Double(pixels.scale), Double(pixels.scale))
+    let box = dossier_surface_paintable_new_for_box(surface, 0, Int32(pixels.box.lowerBound / pixels.scale),
+                                                    Int32(pixels.width / pixels.scale), Int32(pixels.box.count / pixels.scale))
+    return ObjectReference(taking: UnsafeMutableRawPointer(box!))
+}
+
+/// The key of the blob a surface over a worker's pixels holds.
+nonisolated(unsafe) private let blobKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
 
 /// A picture of `surface` at its natural size (it never shrinks below it).
 @MainActor

@@ -141,6 +141,10 @@ public final class DecoderWorker: @unchecked Sendable {
         }
         switch WorkerWire.receive(WorkerReply.self, on: worker.socket) {
         case .message(let reply, let fd):
+            if reply.values[WorkerReply.leaving] != nil {
+                running = nil
+                Self.stop(worker)
+            }
             let blob = fd >= 0 ? SealedBlob(adopting: fd) : nil
             if let error = reply.error { throw .decoder(error) }
             if fd >= 0, blob == nil { throw .decoder("the worker's result was not sealed") }

@@ -15,6 +15,10 @@ struct WorkerRequest: Codable, Sendable {
 struct WorkerReply: Codable, Sendable {
     var values: [String: String] = [:]
     var error: String?
+
+    /// A value a reply carries when the worker ends after it (a resource it cannot renew, such as
+    /// the descriptor numbers fonts are read through): the caller lets it go and starts another.
+    static let leaving = "worker.leaving"
 }
 
 /// One JSON message per packet on the worker's SOCK_SEQPACKET socket, with at most one fd.

@@ -52,7 +52,7 @@ public enum DecoderWorkerService {
                 let (reply, output) = decoders.perform(request, input: input)
                 let sent = WorkerWire.send(reply, fd: output ?? -1, on: socket)
                 if let output { close(output) }
-                guard sent else { return 0 }
+                guard sent, reply.values[WorkerReply.leaving] == nil else { return 0 }
             }
         }
     }
@@ -84,6 +84,7 @@ struct WorkerDecoders {
             }
             return ImageDecoder.perform(input: input, options: request.options)
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
+        case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)
         default:
             if testFormats, let reply = WorkerTestFormats.perform(request) { return (reply, nil) }
             return (WorkerReply(error: "unknown operation \(request.operation)"), nil)

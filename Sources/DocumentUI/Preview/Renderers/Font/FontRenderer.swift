@@ -3,83 +3,178 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 
-/// Fonts as a specimen: the family name, the alphabet, digits and punctuation, and a pangram
-/// at several sizes, all drawn with the file's own font without installing it. The font is
-/// loaded off the main thread into a private fontconfig configuration, and the specimen's
-/// widgets get a Pango font map over that configuration alone.
+/// Fonts as a specimen: the family name, the alphabet, digits and punctuation, and a sample at
+/// several sizes, all in the file's own font. The font is never loaded in this process: a decoder
+/// worker draws the lines (`FontSpecimen`) at this view's width, scale and text colour, and they
+/// are shown as pictures over the worker's pixels, named by their text for screen readers (the
+/// text cannot be selected). The captions stay labels in the desktop's font. When the width, the
+/// scale or the style (dark, high contrast) changes, the worker draws the lines again.
 @MainActor
 public final class FontRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.font]
-    static let sizes = [12, 18, 24, 36, 48, 72]
+    /// The column's margins at its sides, in logical pixels.
+    static let sideMargin: Int32 = 32
 
     public let view: Widget
     private let column: Widget
-    private var font: FontFile?
+    private var path = ""
+    /// A picture per line of the specimen, in its order, with the text it shows.
+    private(set) var lines: [(text: String, picture: Widget)] = []
+    private var pictures: [Widget] { lines.map(\.picture) }
+    /// How the lines shown were drawn, and whether a drawing is under way.
+    private var drawn: FontSpecimen.Appearance?
+    private var redrawing = false
+    private var styleWatches: [SignalConnection] = []
 
     public init() {
         column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
         gtk_widget_set_margin_top(column, 24)
         gtk_widget_set_margin_bottom(column, 24)
-        gtk_widget_set_margin_start(column, 32)
-        gtk_widget_set_margin_end(column, 32)
+        gtk_widget_set_margin_start(column, Self.sideMargin)
+        gtk_widget_set_margin_end(column, Self.sideMargin)
         view = gtk_scrolled_window_new()
         gtk_scrolled_window_set_child(cast(view), column)
     }
 
+    isolated deinit {
+        if let manager = adw_style_manager_get_default() { styleWatches.forEach { $0.disconnect(from: raw(manager)) } }
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
-        let path = item.url.path
-        let loaded = await Task.detached { () -> Result<FontFile, PreviewError> in
-            do throws(PreviewError) { return .success(try FontFile.load(path)) } catch { return .failure(error) }
-        }.value
-        let font = try loaded.get()
-        self.font = font
+        path = item.url.path
+        let appearance = appearance(width: fittingWidth)
+        let specimen: FontSpecimen
+        do throws(FontSpecimenError) {
+            specimen = try await FontSpecimen.draw(fileAt: path, appearance: appearance)
+        } catch {
+            throw PreviewError(error.description)
+        }
+        drawn = appearance
+        build(specimen, type: type)
+        setAccessibleName(view, tr("Font specimen of %s", item.displayTitle))
 
-        // Only the specimen uses the file's font: the captions keep the desktop's.
-        let specimen = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
-        guard let fontMap = dossier_font_map_new_for_config(font.config) else {
-            throw PreviewError(tr("The font could not be read."))
+        // Drawn again for a new width, scale or style.
+        let adjustment = gtk_scrolled_window_get_hadjustment(cast(view))
+        connectSignal(UnsafeMutableRawPointer(adjustment!), "notify::page-size") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.redrawIfChanged()
         }
-        gtk_widget_set_font_map(specimen, fontMap)
-        g_object_unref(raw(fontMap))
-
-        let family = escapeMarkup(font.family)
-        func line(_ text: String, points: Int) -> Widget {
-            let label = gtk_label_new(nil)!
-            gtk_label_set_markup(opaque(label),
-                                 "<span font_family=\"\(family)\" size=\"\(points * 1024)\">\(escapeMarkup(text))</span>")
-            gtk_label_set_xalign(opaque(label), 0)
-            gtk_label_set_wrap(opaque(label), 1)
-            gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
-            gtk_label_set_selectable(opaque(label), 1)
-            return label
-        }
-        if font.coversFamily {
-            gtk_box_append(cast(specimen), line(font.family, points: 40))
-        } else {
-            // A font without the letters of its own name: the name in the desktop's font.
-            let name = makeLabel(font.family, classes: ["title-1"], selectable: true)
-            gtk_label_set_xalign(opaque(name), 0)
-            gtk_box_append(cast(column), name)
-        }
-        if font.coversLatin {
-            for text in ["ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789 .,:;!?&@#%*()[]{}"] {
-                gtk_box_append(cast(specimen), line(text, points: 24))
+        connectSignal(raw(view), "notify::scale-factor") { [weak self] (_: UnsafeMutableRawPointer?) in self?.redrawIfChanged() }
+        if let manager = adw_style_manager_get_default() {
+            styleWatches = ["notify::dark", "notify::high-contrast"].map { signal in
+                connectSignal(raw(manager), signal) { [weak self] (_: UnsafeMutableRawPointer?) in
+                    // The style's colours reach the widgets at their next frame.
+                    guard let self else { return }
+                    onNextFrame(of: self.view) { [weak self] in self?.redrawIfChanged() }
+                }
             }
         }
-        gtk_box_append(cast(specimen), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
-        for points in Self.sizes {
-            gtk_box_append(cast(specimen), line(font.sample, points: points))
-        }
+        redrawIfChanged()
+    }
 
-        var details = [font.style, type.localizedDescription].compactMap { $0 }
-        if font.faceCount > 1 { details.append(trn("%d face", "%d faces", font.faceCount)) }
+    private func build(_ specimen: FontSpecimen, type: DocumentType) {
+        if !specimen.coversFamily {
+            // A font without the letters of its own name: the name in the desktop's font.
+            let name = makeLabel(specimen.family, classes: ["title-1"], selectable: true)
+            gtk_label_set_xalign(opaque(name), 0)
+            gtk_label_set_wrap(opaque(name), 1)
+            gtk_box_append(cast(column), name)
+        }
+        var details = [specimen.style, type.localizedDescription].compactMap { $0 }
+        if specimen.faceCount > 1 { details.append(trn("%d face", "%d faces", specimen.faceCount)) }
         let caption = makeLabel(details.joined(separator: " · "), classes: ["dim-label"])
         gtk_label_set_xalign(opaque(caption), 0)
         gtk_box_append(cast(column), caption)
-        gtk_box_append(cast(column), specimen)
-        let sizes = makeLabel(tr("Sizes: %s points", Self.sizes.map(String.init).joined(separator: ", ")), classes: ["dim-label", "caption"])
+
+        let rows = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
+        var role: FontSpecimen.Role?
+        for line in specimen.lines {
+            if line.role == .sample, role != .sample {
+                gtk_box_append(cast(rows), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+            }
+            role = line.role
+            // At its size, in a row of its own: a picture in a column is as wide as the column
+            // (drawn larger), and one that may shrink gets no height in a row (GTK 4.8). A window
+            // made narrower than the drawing scrolls sideways until it is drawn again.
+            let picture = gtk_picture_new()!
+            gtk_picture_set_can_shrink(cast(picture), 0)
+            // Ink above or below the line's box is drawn around it, as a label draws it.
+            gtk_widget_set_overflow(picture, GTK_OVERFLOW_VISIBLE)
+            setAccessibleName(picture, line.text)
+            gtk_box_append(cast(rows), makeBox(GTK_ORIENTATION_HORIZONTAL, [picture]))
+            lines.append((line.text, picture))
+        }
+        show(specimen)
+        gtk_box_append(cast(column), rows)
+        let sizes = makeLabel(tr("Sizes: %s points", FontSpecimen.sampleSizes.map(String.init).joined(separator: ", ")),
+                              classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(sizes), 0)
         gtk_box_append(cast(column), sizes)
-        setAccessibleName(view, tr("Font specimen of %s", item.displayTitle))
+    }
+
+    /// Puts the specimen's lines in the pictures (the same file drawn again has the same lines).
+    private func show(_ specimen: FontSpecimen) {
+        guard specimen.lines.count == pictures.count else { return }
+        for (picture, line) in zip(pictures, specimen.lines) {
+            let paintable = paintable(showing: line.pixels)
+            withExtendedLifetime(paintable) {
+                gtk_picture_set_paintable(cast(picture), paintable.map { OpaquePointer($0.pointer) })
+            }
+        }
+    }
+
+    /// Draws the lines again when the view's width, scale or colours are no longer those they
+    /// were drawn for; one drawing at a time, the last one for the view as it is by then.
+    private func redrawIfChanged() {
+        guard !redrawing, let drawn else { return }
+        let wanted = appearance(width: shownWidth)
+        guard wanted != drawn else { return }
+        redrawing = true
+        let path = path
+        Task { @MainActor [weak self] in
+            let specimen = try? await FontSpecimen.draw(fileAt: path, appearance: wanted)
+            guard let self else { return }
+            self.redrawing = false
+            // A drawing that failed is not asked for again until something else changes.
+            self.drawn = wanted
+            if let specimen { self.show(specimen) }
+            self.redrawIfChanged()
+        }
+    }
+
+    /// How the lines are drawn for this view now, `width` logical pixels wide.
+    private func appearance(width: Int) -> FontSpecimen.Appearance {
+        var color = GdkRGBA()
+        dossier_widget_color(view, &color)
+        let context = gtk_widget_get_pango_context(view)
+        let dpi = pango_cairo_context_get_resolution(context)
+        let scale = Int(min(max(gtk_widget_get_scale_factor(view), 1), 4))
+        var appearance = FontSpecimen.Appearance(
+            width: min(width, FontSpecimen.Appearance.widest / scale), scale: scale, dpi: dpi > 0 ? dpi : 96,
+            color: (Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha)))
+        if let options = pango_cairo_context_get_font_options(context) {
+            appearance.antialias = Int32(cairo_font_options_get_antialias(options).rawValue)
+            appearance.hintStyle = Int32(cairo_font_options_get_hint_style(options).rawValue)
+            appearance.hintMetrics = Int32(cairo_font_options_get_hint_metrics(options).rawValue)
+        }
+        appearance.roundsGlyphPositions = pango_context_get_round_glyph_positions(context) != 0
+        return appearance
+    }
+
+    /// The column's width once the view is laid out, else the one it is about to get.
+    private var shownWidth: Int {
+        let shown = gtk_adjustment_get_page_size(gtk_scrolled_window_get_hadjustment(cast(view)))
+        return shown > 0 ? max(Int(shown) - 2 * Int(Self.sideMargin), 1) : fittingWidth
+    }
+
+    /// The column's width in the window the view is in (its default size before it is laid out).
+    private var fittingWidth: Int {
+        let root = gtk_widget_get_root(view).map { widget($0) }
+        var width = root.map { gtk_widget_get_width($0) } ?? 0
+        if width <= 0 {
+            var height: Int32 = 0
+            if let root { gtk_window_get_default_size(cast(root), &width, &height) }
+            if width <= 0 { width = PreviewWindow.defaultSize.width }
+        }
+        return max(Int(width) - 2 * Int(Self.sideMargin), 1)
     }
 }

@@ -1,0 +1,176 @@
+import Foundation
+
+/// A font file's specimen (its name, its alphabet and a sample at several sizes), drawn in a
+/// decoder worker: FreeType parses the file and runs its hinting instructions there, never in the
+/// process that asks. What the font is and covers comes back as values, the lines as pixels in
+/// one sealed memfd.
+public struct FontSpecimen: Sendable {
+    /// The sizes, in points, the sample is drawn at, smallest first.
+    public static let sampleSizes = [12, 18, 24, 36, 48, 72]
+    static let namePoints = 40
+    static let alphabetPoints = 24
+    static let alphabet = ["ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789 .,:;!?&@#%*()[]{}"]
+
+    /// How the lines are drawn, for the widget that shows them.
+    public struct Appearance: Sendable, Equatable {
+        /// The width the lines wrap at, in logical pixels.
+        public var width: Int
+        /// Device pixels per logical pixel (the widget's scale factor).
+        public var scale: Int
+        /// The resolution that turns points into logical pixels (96, or the desktop's text scaling).
+        public var dpi: Double
+        /// The text colour as straight (not premultiplied) red, green, blue and alpha from 0 to 1;
+        /// the rest is transparent.
+        public var color: (red: Double, green: Double, blue: Double, alpha: Double)
+        /// cairo's font options as the widget has them (`cairo_antialias_t`, `cairo_hint_style_t`,
+        /// `cairo_hint_metrics_t` values); subpixel antialiasing is drawn grey (there is no
+        /// background to draw it on).
+        public var antialias: Int32 = 0
+        public var hintStyle: Int32 = 0
+        public var hintMetrics: Int32 = 0
+        /// Whether glyphs are placed on whole pixels (`pango_context_set_round_glyph_positions`).
+        public var roundsGlyphPositions = true
+
+        public init(width: Int, scale: Int, dpi: Double, color: (red: Double, green: Double, blue: Double, alpha: Double)) {
+            self.width = width
+            self.scale = scale
+            self.dpi = dpi
+            self.color = color
+        }
+
+        public static func == (left: Appearance, right: Appearance) -> Bool {
+            left.options == right.options
+        }
+
+        /// The widest line drawn, in device pixels (`width` × `scale`).
+        public static let widest = 8192
+
+        var options: [String: String] {
+            ["width": String(width), "scale": String(scale), "dpi": String(dpi),
+             "color": [color.red, color.green, color.blue, color.alpha].map { String($0) }.joined(separator: " "),
+             "antialias": String(antialias), "hintStyle": String(hintStyle), "hintMetrics": String(hintMetrics),
+             "roundsGlyphPositions": roundsGlyphPositions ? "1" : "0"]
+        }
+
+        /// The appearance a request's `options` give, when they are whole and within bounds.
+        init?(options: [String: String]) {
+            guard let width = options["width"].flatMap(Int.init), let scale = options["scale"].flatMap(Int.init),
+                  let dpi = options["dpi"].flatMap(Double.init),
+                  let color = options["color"]?.split(separator: " ").compactMap({ Double($0) }), color.count == 4,
+                  color.allSatisfy({ (0...1).contains($0) }), (1...4).contains(scale), width > 0,
+                  width * scale <= Self.widest, (24...480).contains(dpi) else { return nil }
+            self.init(width: width, scale: scale, dpi: dpi, color: (color[0], color[1], color[2], color[3]))
+            antialias = options["antialias"].flatMap(Int32.init) ?? 0
+            hintStyle = options["hintStyle"].flatMap(Int32.init) ?? 0
+            hintMetrics = options["hintMetrics"].flatMap(Int32.init) ?? 0
+            roundsGlyphPositions = options["roundsGlyphPositions"] != "0"
+        }
+    }
+
+    /// What a line of the specimen shows.
+    public enum Role: String, Codable, Sendable {
+        /// The family name, in the font itself.
+        case name
+        /// Capitals, small letters, or digits and punctuation.
+        case alphabet
+        /// The sample sentence at one of `sampleSizes`.
+        case sample
+    }
+
+    /// One line of the specimen (wrapped into several rows when it is wider than the appearance's width).
+    public struct Line: Sendable {
+        public let role: Role
+        /// What the line says (its accessible text).
+        public let text: String
+        /// Its size in points.
+        public let points: Int
+        public let pixels: Pixels
+    }
+
+    /// A line's pixels: `height` rows of `width` premultiplied ARGB32 pixels (cairo's format, in
+    /// the machine's byte order), `stride` bytes apart, from `offset` in `blob`; `scale` pixels to a
+    /// logical pixel. Checked against the blob's size: the worker that made them is not trusted.
+    public struct Pixels: Sendable {
+        public let blob: SealedBlob
+        public let offset: Int
+        public let width: Int
+        public let height: Int
+        public let stride: Int
+        public let scale: Int
+        /// The rows of the line's box (what a label of the line would take); ink above or below
+        /// it (tall accents, deep descenders) is in the rows around.
+        public let box: Range<Int>
+    }
+
+    public let family: String
+    /// The style of the first face ("Bold Italic"), when the font names it.
+    public let style: String?
+    /// How many faces the file holds (a .ttc collection several, a variable font one per named instance).
+    public let faceCount: Int
+    /// Whether the font has the Latin letters and digits: the alphabet lines are there.
+    public let coversLatin: Bool
+    /// Whether the font can write its own family name: the name line is there.
+    public let coversFamily: Bool
+    /// The sample sentence: a pangram in a script the font covers, or characters it has.
+    public let sample: String
+    /// The lines in order: the name, the alphabet, then the sample at each of `sampleSizes`.
+    public let lines: [Line]
+    /// How they were drawn.
+    public let appearance: Appearance
+}
+
+/// What the worker says about the font and where each line's pixels are (the wire form).
+struct DrawnSpecimen: Codable {
+    struct Line: Codable {
+        var role: FontSpecimen.Role
+        var text: String
+        var points: Int
+        /// The first row in the pixels, and the line's size in pixels.
+        var top: Int
+        var width: Int
+        var height: Int
+        /// The line's box: its first row from `top`, and its rows.
+        var boxTop: Int
+        var boxHeight: Int
+    }
+
+    var family: String
+    var style: String?
+    var faceCount: Int
+    var coversLatin: Bool
+    var coversFamily: Bool
+    var sample: String
+    /// The whole drawing, every line one under the other: its size in pixels and bytes per row.
+    var width: Int
+    var height: Int
+    var stride: Int
+    var lines: [Line]
+}
+
+/// Why a font's specimen could not be drawn, as the previewer's error page says it.
+public enum FontSpecimenError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened here.
+    case unreadable(String)
+    /// The worker found no font it can draw in the file; its message says why.
+    case notDrawable(String)
+    /// The worker stopped while drawing: a crash, or one of its limits.
+    case decoderStopped(String)
+    /// The worker took longer than this many seconds and was stopped.
+    case timedOut(seconds: Int)
+    /// No worker could be started.
+    case decoderUnavailable(String)
+    /// Whoever asked went away before the font was drawn.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): tr("The font could not be opened: %s", reason)
+        case .notDrawable(let message): message
+        case .decoderStopped(let how):
+            tr("The font could not be drawn: its decoder stopped (%s). The file may be damaged.", how)
+        case .timedOut(let seconds): tr("The font took longer than %s seconds to draw.", String(seconds))
+        case .decoderUnavailable(let why): tr("Fonts cannot be shown: the decoder could not be started (%s).", why)
+        case .cancelled: tr("Cancelled")
+        }
+    }
+}

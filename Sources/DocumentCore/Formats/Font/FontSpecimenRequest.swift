@@ -1,0 +1,102 @@
+import Foundation
+
+extension FontSpecimen {
+    /// The operation's name on the worker's socket.
+    static let operation = "font-specimen"
+
+    /// The fonts' worker: one, asked from one queue (`requests`), kept between fonts. A font
+    /// takes it for 10 s at most (of wall-clock or CPU time), less than the previewer gives a
+    /// page: a font that keeps it busy (hinting instructions that loop) is stopped in time for
+    /// the next font to be drawn on its page.
+    static let worker: DecoderWorker = {
+        var limits = DecoderWorker.Limits()
+        limits.timeout = .seconds(10)
+        limits.cpuSecondsPerRequest = 10
+        return DecoderWorker(limits: limits)
+    }()
+    /// One request at a time goes to the worker; one whose asker went away while it waited is
+    /// dropped before it is drawn (an arrow key held down in a folder of fonts).
+    private static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)
+
+    /// Starts the fonts' worker now if it is not running, so that the first specimen does not
+    /// wait for it (the previewer service, while GTK starts, when its first item is a font).
+    public static func startWorker() {
+        requests.async {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            _ = try? worker.perform("probe", input: fd, options: [:])
+        }
+    }
+
+    /// Draws the specimen of the font file at `path` as `appearance` says, in a decoder worker;
+    /// the file goes to the worker as an open descriptor. Never blocks the caller's thread.
+    /// - Throws: `FontSpecimenError`, with a message for the error page.
+    public static func draw(fileAt path: String, appearance: Appearance) async throws(FontSpecimenError) -> FontSpecimen {
+        try await draw(fileAt: path, appearance: appearance, worker: worker)
+    }
+
+    static func draw(fileAt path: String, appearance: Appearance,
+                     worker: DecoderWorker) async throws(FontSpecimenError) -> FontSpecimen {
+        let cancelled = Locked(false)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<FontSpecimen, FontSpecimenError>, Never>) in
+                requests.async {
+                    guard !cancelled.withLock({ $0 }) else { return continuation.resume(returning: .failure(.cancelled)) }
+                    continuation.resume(returning: Result { () throws(FontSpecimenError) -> FontSpecimen in
+                        try drawNow(fileAt: path, appearance: appearance, worker: worker)
+                    })
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+        return try result.get()
+    }
+
+    /// The request and its reply, blocking.
+    private static func drawNow(fileAt path: String, appearance: Appearance,
+                                worker: DecoderWorker) throws(FontSpecimenError) -> FontSpecimen {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let output: DecoderWorker.Output
+        do {
+            output = try worker.perform(operation, input: fd, options: appearance.options)
+        } catch {
+            switch error {
+            case .decoder(let message): throw .notDrawable(message)
+            case .crashed(let how): throw .decoderStopped(how)
+            case .timedOut: throw .timedOut(seconds: Int(worker.limits.timeout.components.seconds))
+            case .cannotStart(let why): throw .decoderUnavailable(why)
+            }
+        }
+        guard let specimen = FontSpecimen(output, appearance: appearance) else {
+            throw .decoderStopped(tr("it gave an answer that does not hold together"))
+        }
+        return specimen
+    }
+
+    /// The specimen in a worker's `output`, once every line is checked to lie inside the pixels.
+    init?(_ output: DecoderWorker.Output, appearance: Appearance) {
+        guard let json = output.values["specimen"],
+              let drawn = try? JSONDecoder().decode(DrawnSpecimen.self, from: Data(json.utf8)),
+              let blob = output.blob, drawn.width > 0, drawn.height > 0, drawn.width <= Appearance.widest,
+              drawn.stride >= drawn.width * 4, drawn.stride % 4 == 0,
+              drawn.stride.multipliedReportingOverflow(by: drawn.height).overflow == false,
+              drawn.stride * drawn.height <= blob.count else { return nil }
+        var lines: [Line] = []
+        for line in drawn.lines {
+            guard line.top >= 0, line.width > 0, line.height > 0, line.width <= drawn.width,
+                  line.top < drawn.height, line.height <= drawn.height - line.top,
+                  line.boxTop >= 0, line.boxHeight > 0, line.boxTop < line.height,
+                  line.boxHeight <= line.height - line.boxTop else { return nil }
+            lines.append(Line(role: line.role, text: line.text, points: line.points,
+                              pixels: Pixels(blob: blob, offset: line.top * drawn.stride, width: line.width,
+                                             height: line.height, stride: drawn.stride, scale: appearance.scale,
+                                             box: line.boxTop..<(line.boxTop + line.boxHeight))))
+        }
+        self.init(family: drawn.family, style: drawn.style, faceCount: drawn.faceCount, coversLatin: drawn.coversLatin,
+                  coversFamily: drawn.coversFamily, sample: drawn.sample, lines: lines, appearance: appearance)
+    }
+}

@@ -1,0 +1,117 @@
+import CFonts
+import Foundation
+import GObjectSupport
+
+/// The worker's side of `FontSpecimen`: the font file loaded into a private fontconfig
+/// configuration, each line laid out by Pango with the font alone and drawn by cairo, one under
+/// the other, into pixels that go back in a sealed memfd.
+enum SpecimenDrawing {
+    /// The most rows one line wraps into; past it, the line ends in an ellipsis.
+    static let mostRows: Int32 = 6
+    /// The largest drawing, in bytes: a font whose metrics claim lines a mile high is refused.
+    static let largest = 128 << 20
+
+    static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
+        guard let appearance = FontSpecimen.Appearance(options: options) else {
+            return (WorkerReply(error: "a font request without its width, scale, resolution or colour"), nil)
+        }
+        var (reply, output): (WorkerReply, Int32?)
+        do throws(FontFileError) {
+            (reply, output) = try draw(FontFile.load(input), appearance)
+        } catch {
+            (reply, output) = (WorkerReply(error: error.message), nil)
+        }
+        if FontFile.names.usedUp { reply.values[WorkerReply.leaving] = "1" }
+        return (reply, output)
+    }
+
+    private static func draw(_ font: FontFile, _ appearance: FontSpecimen.Appearance) throws(FontFileError) -> (WorkerReply, Int32?) {
+        guard let map = dossier_font_map_new_for_config(font.config) else { throw FontFileError(tr("The font could not be read.")) }
+        defer { g_object_unref(UnsafeMutableRawPointer(map)) }
+        guard let context = pango_font_map_create_context(map) else { throw FontFileError(tr("The font could not be read.")) }
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        pango_cairo_context_set_resolution(context, appearance.dpi)
+        let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        // Grey rather than subpixel: the pixels go on whatever is behind them.
+        let antialias = cairo_antialias_t(rawValue: UInt32(clamping: appearance.antialias))
+        cairo_font_options_set_antialias(options, antialias == CAIRO_ANTIALIAS_SUBPIXEL ? CAIRO_ANTIALIAS_GRAY : antialias)
+        cairo_font_options_set_hint_style(options, cairo_hint_style_t(rawValue: UInt32(clamping: appearance.hintStyle)))
+        cairo_font_options_set_hint_metrics(options, cairo_hint_metrics_t(rawValue: UInt32(clamping: appearance.hintMetrics)))
+        pango_cairo_context_set_font_options(context, options)
+        pango_context_set_round_glyph_positions(context, appearance.roundsGlyphPositions ? 1 : 0)
+
+        var texts: [(role: FontSpecimen.Role, text: String, points: Int)] = []
+        if font.coversFamily { texts.append((.name, font.family, FontSpecimen.namePoints)) }
+        if font.coversLatin { texts += FontSpecimen.alphabet.map { (.alphabet, $0, FontSpecimen.alphabetPoints) } }
+        if !font.sample.isEmpty { texts += FontSpecimen.sampleSizes.map { (.sample, font.sample, $0) } }
+        guard !texts.isEmpty else { throw FontFileError(tr("The font has no characters that can be shown.")) }
+
+        // Laid out in logical pixels, as GTK lays out a label; drawn `scale` times larger.
+        let scale = appearance.scale
+        var laidOut: [(layout: OpaquePointer, top: Int, width: Int, height: Int, box: Range<Int>)] = []
+        defer { laidOut.forEach { g_object_unref(UnsafeMutableRawPointer($0.layout)) } }
+        for line in texts {
+            guard let layout = pango_layout_new(context) else { throw FontFileError(tr("The font could not be read.")) }
+            let description = pango_font_description_new()
+            pango_font_description_set_family(description, font.family)
+            pango_font_description_set_size(description, Int32(line.points) * PANGO_SCALE)
+            pango_layout_set_font_description(layout, description)
+            pango_font_description_free(description)
+            pango_layout_set_width(layout, Int32(appearance.width) * PANGO_SCALE)
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            pango_layout_set_height(layout, -mostRows)
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            pango_layout_set_text(layout, line.text, -1)
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_pixel_extents(layout, &ink, &logical)
+            // Ink above or below the line's box (tall accents, deep descenders) is kept, and shown
+            // over the space around the line as a label shows it; ink left of the line's start is
+            // not, as a label at the edge of its column would lose it too.
+            let top = Int(min(ink.y, logical.y)), bottom = Int(max(ink.y + ink.height, logical.y + logical.height))
+            let right = min(appearance.width, Int(max(ink.x + ink.width, logical.x + logical.width)))
+            let boxTop = Int(logical.y) - top
+            laidOut.append((layout, top, max(right, 1), max(bottom - top, 1), boxTop..<(boxTop + max(Int(logical.height), 1))))
+        }
+
+        let width = (laidOut.map(\.width).max() ?? 1) * scale
+        let height = laidOut.reduce(0) { $0 + $1.height } * scale
+        guard width * height * 4 <= largest else {
+            throw FontFileError(tr("The font's specimen is too large to draw: its lines would be %s pixels tall.", String(height)))
+        }
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(max(height, 1))),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw FontFileError(tr("There is not enough memory to draw the font."))
+        }
+        defer { cairo_surface_destroy(surface) }
+        let cairo = cairo_create(surface)
+        cairo_scale(cairo, Double(scale), Double(scale))
+        cairo_set_source_rgba(cairo, appearance.color.red, appearance.color.green, appearance.color.blue, appearance.color.alpha)
+        var lines: [DrawnSpecimen.Line] = []
+        var y = 0
+        for (line, text) in zip(laidOut, texts) {
+            cairo_move_to(cairo, 0, Double(y - line.top))
+            pango_cairo_show_layout(cairo, line.layout)
+            lines.append(DrawnSpecimen.Line(role: text.role, text: text.text, points: text.points, top: y * scale,
+                                            width: line.width * scale, height: line.height * scale,
+                                            boxTop: line.box.lowerBound * scale, boxHeight: line.box.count * scale))
+            y += line.height
+        }
+        cairo_destroy(cairo)
+        cairo_surface_flush(surface)
+
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let pixels = cairo_image_surface_get_data(surface),
+              let fd = SealedBlob.seal(UnsafeRawBufferPointer(start: pixels, count: stride * height), name: "dossier-font-specimen") else {
+            throw FontFileError(tr("There is not enough memory to draw the font."))
+        }
+        let drawn = DrawnSpecimen(family: font.family, style: font.style, faceCount: font.faceCount,
+                                  coversLatin: font.coversLatin, coversFamily: font.coversFamily, sample: font.sample,
+                                  width: width, height: height, stride: stride, lines: lines)
+        guard let json = try? JSONEncoder().encode(drawn), let text = String(data: json, encoding: .utf8) else {
+            close(fd)
+            throw FontFileError(tr("The font could not be read."))
+        }
+        return (WorkerReply(values: ["specimen": text]), fd)
+    }
+}

@@ -1,0 +1,189 @@
+@testable import DocumentCore
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// A font's specimen is drawn in a decoder worker, with the file's own glyphs, in the colour
+/// asked for; a damaged font or a worker that fails ends on a message, and the next font draws.
+final class FontSpecimenTests: XCTestCase {
+    /// DejaVu Sans Mono, the sample the previewer shows.
+    private var sample: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../data/samples/font.ttf").standardized
+    }
+
+    private let appearance = FontSpecimen.Appearance(width: 600, scale: 1, dpi: 96, color: (1, 0, 0, 1))
+
+    /// The share of a line's box that is ink (alpha past one half).
+    private func ink(_ line: FontSpecimen.Line) -> Double {
+        let pixels = line.pixels
+        var inked = 0
+        pixels.blob.withUnsafeBytes { bytes in
+            for row in pixels.box {
+                for column in 0..<pixels.width where bytes[pixels.offset + row * pixels.stride + column * 4 + 3] > 128 {
+                    inked += 1
+                }
+            }
+        }
+        return Double(inked) / Double(pixels.width * pixels.box.count)
+    }
+
+    func testTheSpecimenIsDrawnInTheWorkerWithTheFontsOwnGlyphsInTheColourAskedFor() async throws {
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+
+        XCTAssertEqual(specimen.family, BoxFont.family)
+        XCTAssertEqual(specimen.style, "Regular")
+        XCTAssertEqual(specimen.faceCount, 1)
+        XCTAssertTrue(specimen.coversLatin && specimen.coversFamily)
+        XCTAssertEqual(specimen.sample, "The quick brown fox jumps over the lazy dog.")
+        XCTAssertEqual(specimen.lines.map(\.role), [.name] + Array(repeating: .alphabet, count: 3) + Array(repeating: .sample, count: 6))
+        XCTAssertEqual(specimen.lines.filter { $0.role == .sample }.map(\.points), FontSpecimen.sampleSizes)
+        XCTAssertEqual(specimen.lines.first?.text, BoxFont.family)
+        for line in specimen.lines {
+            XCTAssertLessThanOrEqual(line.pixels.width, 600, "\(line.text) wraps at the width asked for")
+            // Every letter is a box: more than a quarter of each line's box is ink (the same
+            // lines in DejaVu Sans Mono: 7 to 21 %).
+            XCTAssertGreaterThan(ink(line), 0.25, "\(line.text) at \(line.points) points is drawn in the file's boxes")
+        }
+        // A pixel inside a box is the colour asked for (cairo's premultiplied ARGB, little-endian: B G R A).
+        let name = try XCTUnwrap(specimen.lines.first).pixels
+        var found: [UInt8] = []
+        name.blob.withUnsafeBytes { bytes in
+            let row = name.box.lowerBound + name.box.count * 2 / 3
+            for column in 0..<name.width {
+                let at = name.offset + row * name.stride + column * 4
+                if bytes[at + 3] == 255 { found = Array(bytes[at..<(at + 4)]); break }
+            }
+        }
+        XCTAssertEqual(found, [0, 0, 255, 255], "a solid pixel of the name is red")
+    }
+
+    func testFontsDrawnOneAfterAnotherInOneWorkerEachShowTheirOwnGlyphs() async throws {
+        // cairo keeps FreeType faces by file name: with the same /proc/self/fd/N for both, the
+        // second font was laid out with its own metrics and drawn with the first one's glyphs.
+        // Under bubblewrap (its own /proc) and under the worker's lock-down alone.
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        let confinements: [DecoderWorker.Confinement] = DecoderWorker.Confinement.best == .bubblewrap
+            ? [.bubblewrap, .seccompOnly] : [.seccompOnly]
+        for confinement in confinements {
+            try await assertEachShowsItsOwnGlyphs(box, in: DecoderWorker(confinement: confinement))
+        }
+    }
+
+    private func assertEachShowsItsOwnGlyphs(_ box: URL, in worker: DecoderWorker) async throws {
+        for (file, boxes) in [(box, true), (sample, false), (box, true), (sample, false)] {
+            let specimen = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, worker: worker)
+            let line = try XCTUnwrap(specimen.lines.last)
+            if boxes {
+                XCTAssertGreaterThan(ink(line), 0.3, "\(file.lastPathComponent) is drawn in boxes")
+            } else {
+                XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
+                XCTAssertLessThan(ink(line), 0.2, "\(file.lastPathComponent) is drawn in its own letters, not in boxes")
+                XCTAssertGreaterThan(ink(line), 0.02, "\(file.lastPathComponent) is drawn")
+            }
+        }
+    }
+
+    func testAWorkerThatRunsOutOfDescriptorNumbersLeavesAfterItsReplyAndTheNextFontIsDrawn() async throws {
+        // Each font is read through a descriptor number of its own, up to the open-file limit; a
+        // worker started with room for a few fonts leaves once it has used them, and the next
+        // request starts another. The limit is this process's while the worker starts: a little
+        // above the descriptors this process has open, so that its own opens still work.
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        let worker = DecoderWorker()
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }
+        var limit = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        var few = limit
+        few.rlim_cur = rlim_t(max(open.max() ?? 0, DescriptorNames.first) + 16)
+        let room = Int(few.rlim_cur) - Int(DescriptorNames.first)
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &few), 0)
+        // The worker is started (with the low limit) at the first request.
+        var first: FontSpecimenError?
+        do {
+            _ = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, worker: worker)
+        } catch {
+            first = error
+        }
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        XCTAssertNil(first, "the first font is drawn")
+        for index in 1..<(room + 3) {
+            let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, worker: worker)
+            XCTAssertGreaterThan(ink(try XCTUnwrap(specimen.lines.last)), 0.3, "font \(index + 1) of \(room + 3) is drawn")
+        }
+    }
+
+    func testADamagedFontEndsOnAMessageAndTheNextFontIsDrawn() async throws {
+        let folder = try TemporaryFolder()
+        let damaged = try XCTUnwrap(DamagedFiles.kinds.first { $0.name.hasSuffix(".ttf") })
+        let file = try folder.write(damaged.name, bytes: damaged.content)
+        let worker = DecoderWorker()
+        do {
+            _ = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, worker: worker)
+            XCTFail("a damaged font is not drawn")
+        } catch {
+            XCTAssertEqual(error, .notDrawable("The file is not a font that can be read, or it is damaged."))
+            XCTAssertEqual(error.description, "The file is not a font that can be read, or it is damaged.")
+        }
+        let specimen = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: worker)
+        XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
+    }
+
+    func testAFontPangoCannotDrawEndsOnAMessageNamingItsFormat() async throws {
+        // FreeType reads WOFF; HarfBuzz, which Pango draws through, does not: the lines had no font.
+        let folder = try TemporaryFolder()
+        let woff = try folder.write("box.woff", bytes: BoxFont.woff)
+        do {
+            _ = try await FontSpecimen.draw(fileAt: woff.path, appearance: appearance)
+            XCTFail("a WOFF font is not drawn")
+        } catch {
+            XCTAssertEqual(error.description, "This font cannot be shown: only TrueType and OpenType fonts can be drawn, and it is a WOFF font.")
+        }
+    }
+
+    func testAWorkerThatCrashesOrHangsEndsTheFontOnAMessage() async throws {
+        // A worker with almost no address space dies at its first allocation after its lock-down.
+        var starved = DecoderWorker.Limits()
+        starved.addressSpace = 1 << 20
+        do {
+            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: DecoderWorker(limits: starved))
+            XCTFail("a worker that dies draws nothing")
+        } catch {
+            guard case .decoderStopped = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(error.description.hasPrefix("The font could not be drawn: its decoder stopped ("), error.description)
+        }
+        var hasty = DecoderWorker.Limits()
+        hasty.timeout = .milliseconds(1)
+        do {
+            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: DecoderWorker(limits: hasty))
+            XCTFail("a worker past its timeout draws nothing")
+        } catch {
+            XCTAssertEqual(error, .timedOut(seconds: 0))
+        }
+        // Another font is drawn by the fonts' own worker.
+        let specimen = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance)
+        XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
+    }
+
+    func testAnAnswerThatDoesNotHoldTogetherIsRefused() throws {
+        // The worker is not trusted: a line outside the pixels it sent is not shown.
+        let fd = try XCTUnwrap([UInt8](repeating: 0, count: 64).withUnsafeBytes { SealedBlob.seal($0, name: "test") })
+        let blob = try XCTUnwrap(SealedBlob(adopting: fd))
+        func output(_ line: DrawnSpecimen.Line) throws -> DecoderWorker.Output {
+            let drawn = DrawnSpecimen(family: "F", style: nil, faceCount: 1, coversLatin: true, coversFamily: true, sample: "s",
+                                      width: 4, height: 4, stride: 16, lines: [line])
+            return DecoderWorker.Output(values: ["specimen": String(decoding: try JSONEncoder().encode(drawn), as: UTF8.self)], blob: blob)
+        }
+        let inside = DrawnSpecimen.Line(role: .name, text: "F", points: 40, top: 0, width: 4, height: 4, boxTop: 0, boxHeight: 4)
+        XCTAssertNotNil(FontSpecimen(try output(inside), appearance: appearance))
+        for outside in [DrawnSpecimen.Line(role: .name, text: "F", points: 40, top: 2, width: 4, height: 4, boxTop: 0, boxHeight: 4),
+                        DrawnSpecimen.Line(role: .name, text: "F", points: 40, top: 0, width: 5, height: 4, boxTop: 0, boxHeight: 4),
+                        DrawnSpecimen.Line(role: .name, text: "F", points: 40, top: 0, width: 4, height: 4, boxTop: 1, boxHeight: 4)] {
+            XCTAssertNil(FontSpecimen(try output(outside), appearance: appearance), "\(outside)")
+        }
+    }
+}
