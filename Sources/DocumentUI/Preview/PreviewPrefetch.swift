@@ -81,6 +81,11 @@ enum PreviewPrefetch {
             let edge = ImageRenderer.fittingEdge(width: width, height: height, scale: scale)
             return .image(edge: edge, await ImageDecoding.decode(url.path, type: type, size: .fitting(edge)))
         }
+        // poppler, WebKitGTK and GStreamer are opened with dlopen: not while the main thread
+        // still makes its first threads (see `LibraryLoading`).
+        if type.conforms(to: .pdf) || type.conforms(to: .html) || type.conforms(to: .audio) || type.conforms(to: .movie) {
+            await LibraryLoading.allowed()
+        }
         if type.conforms(to: .pdf) {
             let pageWidth = PDFRenderer.fittingWidth(windowWidth: width)
             return .pdf(width: pageWidth, await PDFRenderer.open(url, firstPageWidth: pageWidth))
@@ -119,4 +124,57 @@ extension PreviewController {
         PreviewPrefetch.scale = max(gdk_monitor_get_scale_factor(OpaquePointer(first)), 1)
         g_object_unref(first)
     }
+}
+
+/// Holds the prefetch's library loads while the main thread makes its first threads.
+///
+/// glibc's `dlopen` holds the loader's lock while it maps, relocates and runs the constructors
+/// of a library and its dependencies (WebKitGTK's ~100: 100-400 ms on a cold start), and
+/// `pthread_create` takes the same lock to set up the new thread's TLS. The previewer service
+/// owns its bus name, and so may start its first item's prefetch, before `adw_init`, which makes
+/// a thread (AdwSettings' portal proxy): the main thread then slept until WebKit was loaded, and
+/// the window came after the library instead of beside it (scheduler traces of cold HTML
+/// showings: 124-288 ms, and 53 ms on a PDF's poppler).
+enum LibraryLoading {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var isHeld = false
+    nonisolated(unsafe) private static var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Library loads wait from now until `release()`. Call on the main thread before the
+    /// prefetch can start.
+    static func hold() {
+        lock.withLock { isHeld = true }
+    }
+
+    /// Lets the held loads go (and every later one at once).
+    static func release() {
+        let resumed: [CheckedContinuation<Void, Never>] = lock.withLock {
+            isHeld = false
+            defer { waiting = [] }
+            return waiting
+        }
+        resumed.forEach { $0.resume() }
+    }
+
+    /// Returns once library loads may start.
+    static func allowed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = lock.withLock {
+                if isHeld { waiting.append(continuation) }
+                return !isHeld
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+}
+
+extension PreviewController {
+    /// Holds the prefetch's library loads (poppler, WebKitGTK, GStreamer) until
+    /// `allowLibraryLoading()`: call on the main thread before the first `prefetch` can come,
+    /// when the main thread still has threads to make (`adw_init`), which would otherwise wait
+    /// for the whole load.
+    public static func holdLibraryLoading() { LibraryLoading.hold() }
+
+    /// Lets the held library loads start: call once the main thread made its threads.
+    public static func allowLibraryLoading() { LibraryLoading.release() }
 }

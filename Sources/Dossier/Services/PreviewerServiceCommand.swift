@@ -55,8 +55,12 @@ struct PreviewerServiceCommand {
         // libadwaita and the application do.
         PreviewController.prepareInBackground()
         PreviewController.prepareForPrefetch()
+        // The item's type and file work start at once; its libraries load once adw_init has
+        // made its thread (a thread cannot start while another thread's dlopen runs).
+        PreviewController.holdLibraryLoading()
         let bus = PreviewerBus.start()
         Display.loadStyles()
+        PreviewController.allowLibraryLoading()
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_IS_SERVICE))!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)
