@@ -25,14 +25,11 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CImaging",
-            pkgConfig: "gdk-pixbuf-2.0 pangocairo libjpeg",
-            providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpango1.0-dev", "libjpeg62-turbo-dev"])]
-        ),
-        // Font files drawn in the decoder worker: fontconfig and Pango's fontconfig font map.
-        .systemLibrary(
-            name: "CFonts",
-            pkgConfig: "pangocairo pangoft2 fontconfig",
-            providers: [.apt(["libpango1.0-dev", "libfontconfig-dev"])]
+            // Font files are drawn in the decoder worker with fontconfig and Pango's fontconfig
+            // font map: in this module too, since a header included by two modules (pango's)
+            // gives its constants to one of them only (the fuzz build lost cairo's and pango's).
+            pkgConfig: "gdk-pixbuf-2.0 pangocairo pangoft2 fontconfig libjpeg",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpango1.0-dev", "libfontconfig-dev", "libjpeg62-turbo-dev"])]
         ),
         // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive, poppler) are opened
         // with dlopen() when first used, not linked: every start of Dossier would pay for loading them.
@@ -49,7 +46,7 @@ let package = Package(
         // The decoder worker's confinement (limits, a seccomp filter) and its socket (see DecoderWorker).
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CFonts", "CPoppler", "CUchardet", "CSandbox"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CArchive", "CPoppler"]),
         .executableTarget(
             name: "Dossier",

@@ -1,12 +1,15 @@
 #ifndef DOSSIER_CIMAGING_SHIM_H
 #define DOSSIER_CIMAGING_SHIM_H
 
-/* Image decoding and drawing without GTK: GdkPixbuf, cairo, pango, libjpeg (PDFs: CPoppler). */
+/* Image decoding and drawing without GTK: GdkPixbuf, cairo, pango, libjpeg (PDFs: CPoppler);
+   font files drawn without GTK, in the decoder worker: fontconfig and Pango's fontconfig font map. */
 #include <stdio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <fontconfig/fontconfig.h>
 #include <jpeglib.h>
 #include <setjmp.h>
 
@@ -111,6 +114,17 @@ static inline int dossier_jpeg_size(FILE *file, int *width, int *height) {
     *height = (int)info.image_height;
     jpeg_destroy_decompress(&info);
     return 1;
+}
+
+/* The fontconfig font map of a private configuration: a font file drawn without installing it. */
+static inline PangoFontMap *dossier_font_map_new_for_config(FcConfig *config) {
+    PangoFontMap *map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+    if (map != NULL && PANGO_IS_FC_FONT_MAP(map)) {
+        pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
+        return map;
+    }
+    if (map != NULL) g_object_unref(map);
+    return NULL;
 }
 
 #endif

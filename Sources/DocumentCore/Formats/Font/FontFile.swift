@@ -1,4 +1,4 @@
-import CFonts
+import CImaging
 import Foundation
 
 /// A font file loaded, inside a decoder worker, into a fontconfig configuration of its own:

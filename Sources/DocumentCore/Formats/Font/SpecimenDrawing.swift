@@ -1,4 +1,4 @@
-import CFonts
+import CImaging
 import Foundation
 import GObjectSupport
 
