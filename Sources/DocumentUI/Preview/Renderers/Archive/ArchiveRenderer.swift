@@ -9,10 +9,10 @@ import GObjectSupport
 ///
 /// Activating a file (double click, Enter) previews it in place: the entry alone is extracted
 /// by the worker, written into a private folder in the cache (`ArchiveExtraction`) and shown by
-/// a nested preview page, with a Back button
-/// (or Backspace) to the listing. In place rather than in a second previewer window: the
-/// window's arrows, Open With and Escape keep meaning the archive the user chose, and the
-/// extracted copy is deleted when the user goes back or the page goes away.
+/// a nested preview page, with a Back button (or Backspace) to the listing. In place rather
+/// than in a second previewer window: the window's arrows, Open With and Escape keep meaning
+/// the archive the user chose, and the extracted copy is deleted when the user goes back or
+/// the page goes away.
 @MainActor
 public final class ArchiveRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.archive]
