@@ -23,7 +23,7 @@ package struct ArchiveListing: Equatable, Sendable {
     static let entryLimit = 500_000
     /// A tar.xz has no index: listing it reads it whole. Past this, what was read is shown
     /// (well within the previewer's 15 s, with time left to sort the tree). The worker's own
-    /// limits are wider (`ArchiveWorkers.limits`): they stop a single entry that never ends.
+    /// limits (`PreviewWorkers.limits`) stop a single entry that never ends.
     static let timeLimit: Duration = .seconds(6)
     /// The longest path or link target kept, in bytes (a zip's names are at most 65,535).
     static let pathLimit = 1 << 16

@@ -4,33 +4,23 @@ import Foundation
 /// Archives are read in decoder workers: the previewer's process sends the open archive and
 /// gets back a listing (`ArchiveListingCoding`, in a sealed memfd) or one entry's bytes (a
 /// sealed memfd), and checks both as untrusted. libarchive is never called in that process.
+///
+/// The previewer's own workers (`PreviewWorkers`), not the thumbnailers': a folder's thumbnails
+/// keep every worker of that pool busy, and Space on an archive would wait behind them. Their
+/// limits fit a listing: it stops itself after `ArchiveListing.timeLimit` (6 s) of reading,
+/// inside a request's CPU budget and wall clock (15 s each, when the page gives up), which stop
+/// what the listing's own check cannot see (one entry whose data never ends: reading the next
+/// header skips it) and an extraction.
 enum ArchiveWorkers {
     /// The operations' names on the worker's socket.
     static let listOperation = "archive.list"
     static let extractOperation = "archive.extract"
 
-    /// A listing stops itself after `ArchiveListing.timeLimit` (6 s) of reading, well inside a
-    /// request's CPU budget (30 s, the default): the budget and this wall clock stop what the
-    /// listing's own check cannot, a single entry whose data never ends (reading the next header
-    /// skips it), and an extraction. 20 s rather than the default 60: the previewer's page gives
-    /// up on a listing at 15 s, and a worker stuck past it would hold its slot for longer.
-    static let limits: DecoderWorker.Limits = {
-        var limits = DecoderWorker.Limits()
-        limits.timeout = .seconds(20)
-        return limits
-    }()
-
-    /// Two workers of their own rather than the thumbnailers' pool: a folder's thumbnails keep
-    /// every worker of that pool busy, and Space on an archive would wait behind them. Two so
-    /// that the next item (an arrow key held down) does not wait behind a listing the user has
-    /// already left, which runs on until its time limit.
-    static let pool = DecoderWorkerPool(count: 2, limits: limits)
-
     // MARK: The caller's side
 
     /// The entries of the archive at `path`, in the archive's order, as a worker read them and
     /// after they were checked (`ArchiveListingCoding.decode`).
-    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = pool) throws(ArchiveError) -> ArchiveListing {
+    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current) throws(ArchiveError) -> ArchiveListing {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let output = try perform(listOperation, on: path, options: ["raw": raw ? "1" : "0", "name": name],
                                  workers: workers, unreadable: ArchiveError.unreadable)
@@ -44,7 +34,8 @@ enum ArchiveWorkers {
     /// `archivePath`, decompressed by a worker.
     static func extract(headerIndex: Int, path: String, from archivePath: String, raw: Bool) throws(ArchiveError) -> SealedBlob {
         let options = ["raw": raw ? "1" : "0", "index": String(headerIndex), "path": ArchiveReader.digest(path)]
-        let output = try perform(extractOperation, on: archivePath, options: options, workers: pool, unreadable: ArchiveError.cannotExtract)
+        let output = try perform(extractOperation, on: archivePath, options: options, workers: PreviewWorkers.current,
+                                 unreadable: ArchiveError.cannotExtract)
         guard let blob = output.blob else { throw .cannotExtract(tr("the decoder's answer could not be read")) }
         return blob
     }
@@ -68,7 +59,8 @@ enum ArchiveWorkers {
                 throw (try? JSONDecoder().decode(ArchiveError.self, from: Data(message.utf8))) ?? unreadable(message)
             case .crashed(let how): throw unreadable(tr("the decoder stopped: %s", how))
             case .timedOut:
-                throw unreadable(tr("the decoder took longer than %s seconds and was stopped", String(workers.limits.timeout.components.seconds)))
+                let seconds = String(workers.limits.timeout.components.seconds)
+                throw unreadable(tr("the decoder took longer than %s seconds and was stopped", seconds))
             case .cannotStart(let why): throw unreadable(why)
             }
         }
