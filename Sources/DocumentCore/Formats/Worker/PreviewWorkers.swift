@@ -1,10 +1,11 @@
 import Foundation
 
-/// The previewer's decoder workers, shared by every format it decodes out of process (images,
-/// archives). Apart from the thumbnailers' pool, so that a preview never waits behind a folder
-/// of thumbnails: two at most, each started at its first request and kept, the second only when
-/// two requests overlap (an item still loading when the next is asked for). The previewer
-/// service starts the first as it starts (`prestart`), while GTK does.
+/// The previewer's decoder workers, shared by images and archives (fonts have a worker of
+/// their own behind their queue, `FontSpecimenRequest`). Apart from the thumbnailers' pool, so
+/// that a preview never waits behind a folder of thumbnails: two at most, each started at its
+/// first request and kept, the second only when two requests overlap (an item still loading
+/// when the next is asked for). The previewer service starts the first as it starts
+/// (`prestart`), while GTK does.
 package enum PreviewWorkers {
     /// A worker's limits for a preview: the previewer gives up on an item after 15 s, and so
     /// does its worker.
