@@ -1,4 +1,4 @@
-/* The archive_* functions the previewer calls, forwarded to libarchive opened with dlopen().
+/* The archive_* functions the decoder worker calls, forwarded to libarchive opened with dlopen().
    They are hidden: Dossier's own calls reach them, and no library in the process can mistake
    them for libarchive's. */
 #include <dlfcn.h>
@@ -53,7 +53,7 @@ FORWARD(struct archive *, archive_read_new, (void), ())
 FORWARD(int, archive_read_support_filter_all, (struct archive *a), (a))
 FORWARD(int, archive_read_support_format_all, (struct archive *a), (a))
 FORWARD(int, archive_read_support_format_raw, (struct archive *a), (a))
-FORWARD(int, archive_read_open_filename, (struct archive *a, const char *name, size_t block), (a, name, block))
+FORWARD(int, archive_read_open_fd, (struct archive *a, int fd, size_t block), (a, fd, block))
 FORWARD(int, archive_read_next_header, (struct archive *a, struct archive_entry **entry), (a, entry))
 FORWARD(la_ssize_t, archive_read_data, (struct archive *a, void *buffer, size_t size), (a, buffer, size))
 FORWARD(int, archive_read_free, (struct archive *a), (a))

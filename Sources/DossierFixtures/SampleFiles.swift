@@ -154,6 +154,19 @@ public enum SampleFiles {
 
     // MARK: Archives and programs
 
+    /// `data` as a gzip file of stored (uncompressed) deflate blocks, as `gzip` frames it.
+    public static func gzip(_ data: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]
+        var offset = 0
+        repeat {
+            let count = min(data.count - offset, 65_535)
+            bytes.append(offset + count == data.count ? 1 : 0)
+            bytes += le16(UInt16(count)) + le16(~UInt16(count)) + data[offset..<offset + count]
+            offset += count
+        } while offset < data.count
+        return bytes + le32(crc32(data)) + le32(UInt32(truncatingIfNeeded: data.count))
+    }
+
     /// A zip archive of stored (uncompressed) entries, as `zip -0` writes it.
     public static func zip(entries: [(name: String, data: [UInt8])]) -> [UInt8] {
         var archive: [UInt8] = []

@@ -203,7 +203,7 @@ final class ImageDecodingTests: XCTestCase {
         var request = ImageDecoder.Request()
         request.edge = 1000
         request.jpegThroughLibjpeg = true
-        let output = try DecoderWorker(limits: ImageDecoding.limits).perform(ImageDecoder.operation, input: fd, options: request.options)
+        let output = try DecoderWorker(limits: PreviewWorkers.limits).perform(ImageDecoder.operation, input: fd, options: request.options)
         XCTAssertEqual([output.values["width"], output.values["height"]], ["40", "60"], "upright")
         XCTAssertEqual([output.values["fullWidth"], output.values["fullHeight"]], ["60", "40"])
     }

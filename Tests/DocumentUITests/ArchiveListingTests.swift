@@ -1,9 +1,13 @@
 import CGtk
+import DocumentCore
 @testable import DocumentUI
+import DossierFixtures
 import Foundation
 import XCTest
 
-/// Archive listings and single-entry extraction on tar files the test writes itself.
+/// Archive listings and single-entry extraction on tar files the test writes itself. libarchive
+/// reads them in a decoder worker (`dossier-decoder`, beside the test bundle); this process
+/// checks what comes back and writes an extracted entry into its private folder.
 final class ArchiveListingTests: XCTestCase {
     /// A ustar archive of regular files (and folders, for names ending in `/`).
     private func tar(_ entries: [(String, String)]) throws -> URL {
@@ -124,6 +128,57 @@ final class ArchiveListingTests: XCTestCase {
         XCTAssertEqual(ArchiveExtraction.fileName(for: entry(String(repeating: "é", count: 300))).utf8.count, 254)
     }
 
+    /// 3,000 entries of 90-byte names (270 KB): far more than a packet of the worker's socket (64 KiB).
+    func testAListingLargerThanAPacketComesBackWhole() throws {
+        let folder = String(repeating: "long-folder-name-", count: 3)
+        let names = (0..<3000).map { String(format: "\(folder)/%04d-", $0) + String(repeating: "x", count: 30) + ".txt" }
+        let url = try tar(names.map { ($0, "x") })
+        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        XCTAssertEqual(listing.entries.count, 3001, "every file and the folder they imply")
+        XCTAssertEqual(listing.entries.first?.name, folder)
+        XCTAssertEqual(listing.entries.dropFirst().map(\.path), names)
+        XCTAssertFalse(listing.isTruncated)
+        XCTAssertNil(listing.damage)
+    }
+
+    /// `notes.txt.gz` is one entry, named after the file, and previews as the text inside.
+    func testALoneCompressedFileIsOneEntryThatExtracts() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString)-notes.txt.gz")
+        try Data(SampleFiles.gzip(Array("compressed notes\n".utf8))).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        let listing = try ArchiveListing.read(url.path, raw: true).get()
+        let entry = try XCTUnwrap(listing.entries.first)
+        XCTAssertEqual(listing.entries.count, 1)
+        XCTAssertEqual(entry.name, url.deletingPathExtension().lastPathComponent)
+        let file = try ArchiveExtraction.extract(entry, from: url.path, raw: true)
+        defer { ArchiveExtraction.remove(file.deletingLastPathComponent()) }
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "compressed notes\n")
+    }
+
+    /// The whole point of the worker: listing and extracting never load libarchive here.
+    func testLibarchiveIsNeverLoadedInThisProcess() throws {
+        let url = try tar([("a/b.txt", "inside")])
+        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        let entry = try XCTUnwrap(listing.entries.first { $0.name == "b.txt" })
+        let file = try ArchiveExtraction.extract(entry, from: url.path, raw: false)
+        ArchiveExtraction.remove(file.deletingLastPathComponent())
+        let maps = try XCTUnwrap(readLines("/proc/self/maps"))
+        XCTAssertTrue(maps.contains("libglib"), "the maps were read")
+        XCTAssertFalse(maps.contains("libarchive"), "libarchive is mapped into the previewer's process")
+    }
+
+    /// /proc files report no size: read line by line.
+    private func readLines(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var text = ""
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line { text += String(cString: line) }
+        return text
+    }
+
     func testSomethingThatIsNotAnArchiveFailsWithAMessage() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString).zip")
         try Data("PK\u{3}\u{4} this is not really a zip".utf8).write(to: url)
@@ -131,6 +186,6 @@ final class ArchiveListingTests: XCTestCase {
         guard case .failure(let error) = ArchiveListing.read(url.path, raw: false) else {
             return XCTFail("a damaged archive is refused")
         }
-        XCTAssertTrue(error.message.hasPrefix("The archive could not be read"), error.message)
+        XCTAssertTrue(error.description.hasPrefix("The archive could not be read"), error.description)
     }
 }

@@ -202,10 +202,10 @@ final class ImagePreviewTests: XCTestCase {
         let crash = try folder.write("crash.png", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.crash\n".utf8))
         let loop = try folder.write("loop.png", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.loop\n".utf8))
         let next = try png("next.png", in: folder, width: 40, height: 30, colour: 0xff2010ff)
-        var limits = ImageDecoding.limits
+        var limits = PreviewWorkers.limits
         limits.timeout = .seconds(2)
-        let previous = ImageDecoding.replaceWorkers(with: DecoderWorkerPool(count: 2, limits: limits, testFormats: true))
-        defer { ImageDecoding.replaceWorkers(with: previous) }
+        let previous = PreviewWorkers.replaceWorkers(with: DecoderWorkerPool(count: 2, limits: limits, testFormats: true))
+        defer { PreviewWorkers.replaceWorkers(with: previous) }
         try MainActor.assumeIsolated {
             XCTAssertTrue(TestDisplay.initialize())
             let window = Window()

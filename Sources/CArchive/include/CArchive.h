@@ -1,12 +1,13 @@
 #ifndef DOSSIER_CARCHIVE_H
 #define DOSSIER_CARCHIVE_H
 
-/* libarchive: archive listings and single-entry extraction for the archive previewer.
+/* libarchive: archive listings and single-entry extraction, in the decoder worker only
+   (DocumentCore/Formats/Archive); the previewer's process never calls it.
 
    libarchive is not linked (it and its compression libraries would load at every start of
-   Dossier): it is opened with dlopen() the first time an archive is read. Call
+   Dossier and of every worker): the worker opens it with dlopen() before its lock-down. Call
    dossier_archive_load() first; when it succeeded, the archive_* functions of <archive.h>
-   that the previewer uses work as usual (Archive.c forwards them to the library). */
+   that the worker uses work as usual (Archive.c forwards them to the library). */
 #include <glib.h>
 #include <archive.h>
 #include <archive_entry.h>

@@ -6,11 +6,7 @@ import Foundation
 /// before decoding) and decodes, and the pixels come back in a sealed memfd that the caller
 /// maps, never copies. The worker side is `ImageDecoder`.
 ///
-/// Previews have workers of their own, apart from the thumbnailers' pool, so that a preview
-/// never waits behind a folder of thumbnails: two at most, each started at its first request
-/// and kept. The previewer service starts the first as it starts (`prestart`), while GTK does;
-/// the second starts only when two decodes overlap (an image still decoding when the next is
-/// asked for).
+/// It asks the previewer's own workers (`PreviewWorkers`), apart from the thumbnailers' pool.
 ///
 /// Where GdkPixbuf hands images to glycin (`DecoderWorker.pixbufDecodesThroughGlycin`),
 /// glycin's own sandbox cannot start inside a worker: there, as for thumbnails, images other
@@ -21,17 +17,6 @@ public enum ImageDecoding {
     public static let pixelLimit = 400_000_000
     /// The longest side an image is decoded at, whatever is asked.
     public static let largestEdge: Int32 = 4096
-
-    /// A worker's limits for a preview: the previewer gives up on an item after 15 s, and so
-    /// does its worker.
-    package static let limits: DecoderWorker.Limits = {
-        var limits = DecoderWorker.Limits()
-        limits.timeout = .seconds(15)
-        limits.cpuSecondsPerRequest = 15
-        return limits
-    }()
-
-    private static let pool = Locked(DecoderWorkerPool(count: 2, limits: limits))
 
     /// The size an image is decoded at (never more than `largestEdge` on its long side).
     public enum Size: Sendable, Equatable {
@@ -87,7 +72,7 @@ public enum ImageDecoding {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .unrecognised }
-        let workers = pool.withLock { $0 }
+        let workers = PreviewWorkers.current
         do {
             return try image(from: workers.perform(ImageDecoder.operation, input: fd, options: request.options))
         } catch let failure as DecoderWorker.Failure {
@@ -96,23 +81,6 @@ public enum ImageDecoding {
             throw error
         } catch {
             throw .malformedResult
-        }
-    }
-
-    /// Starts a worker for the previewer now, off the calling thread: the previewer service
-    /// does as it starts, so that its first image, whenever it comes, does not wait for one.
-    public static func prestart() {
-        let workers = pool.withLock { $0 }
-        DispatchQueue.global(qos: .userInitiated).async { workers.prestart() }
-    }
-
-    /// Replaces the previewer's workers (the tests give it workers that offer misbehaving
-    /// formats, or tighter limits); returns the ones it had.
-    @discardableResult
-    package static func replaceWorkers(with workers: DecoderWorkerPool) -> DecoderWorkerPool {
-        pool.withLock { current in
-            defer { current = workers }
-            return current
         }
     }
 

@@ -232,8 +232,9 @@ public final class DecoderWorker: @unchecked Sendable {
         var environment = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/nonexistent", "XDG_CACHE_HOME=/nonexistent",
                            "MALLOC_ARENA_MAX=2", "GIO_USE_VFS=local", "GSETTINGS_BACKEND=memory", "GST_REGISTRY_FORK=no"]
         let caller = ProcessInfo.processInfo.environment
-        // The user's language, so that the decoders' messages are in it.
-        for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE"] {
+        // The user's language, so that the decoders' messages are in it; a library chosen
+        // for the tests (a missing one must end on an error page).
+        for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "DOSSIER_ARCHIVE_LIBRARY"] {
             if let value = caller[name] { environment.append(name + "=" + value) }
         }
         if let lang = caller["LANG"] { environment[1] = "LANG=" + lang }

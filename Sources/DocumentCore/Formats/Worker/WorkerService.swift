@@ -63,9 +63,10 @@ public enum DecoderWorkerService {
 struct WorkerDecoders {
     let testFormats: Bool
 
-    /// Loads, before the lock-down, what the decoders open later: GdkPixbuf's loader list.
+    /// Loads, before the lock-down, what the decoders open later: GdkPixbuf's loader list, libarchive.
     func prepare() {
         g_slist_free(gdk_pixbuf_get_formats())
+        ArchiveWorkers.prepare()
     }
 
     func perform(_ request: WorkerRequest, input: Int32) -> (WorkerReply, Int32?) {
@@ -85,6 +86,7 @@ struct WorkerDecoders {
             return ImageDecoder.perform(input: input, options: request.options)
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
         case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)
+        case ArchiveWorkers.listOperation, ArchiveWorkers.extractOperation: return ArchiveWorkers.perform(request.operation, input: input, options: request.options)
         default:
             if testFormats, let reply = WorkerTestFormats.perform(request) { return (reply, nil) }
             return (WorkerReply(error: "unknown operation \(request.operation)"), nil)

@@ -4,14 +4,15 @@ import Foundation
 import GObjectSupport
 
 /// Archives as a listing: each entry's name (indented under its folder), size and date, read
-/// with libarchive off the main thread. Entries whose path is absolute or climbs with `..` are
-/// listed first, flagged, and never extracted.
+/// by libarchive in a decoder worker (`ArchiveListing`, DocumentCore). Entries whose path is
+/// absolute or climbs with `..` are listed first, flagged, and never extracted.
 ///
 /// Activating a file (double click, Enter) previews it in place: the entry alone is extracted
-/// into a private folder in the cache and shown by a nested preview page, with a Back button
-/// (or Backspace) to the listing. In place rather than in a second previewer window: the
-/// window's arrows, Open With and Escape keep meaning the archive the user chose, and the
-/// extracted copy is deleted when the user goes back or the page goes away.
+/// by the worker, written into a private folder in the cache (`ArchiveExtraction`) and shown by
+/// a nested preview page, with a Back button (or Backspace) to the listing. In place rather
+/// than in a second previewer window: the window's arrows, Open With and Escape keep meaning
+/// the archive the user chose, and the extracted copy is deleted when the user goes back or
+/// the page goes away.
 @MainActor
 public final class ArchiveRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.archive]
@@ -90,7 +91,8 @@ public final class ArchiveRenderer: PreviewRenderer {
         title = item.displayTitle
         isRaw = Self.compressedFileTypes.contains(type.identifier)
         let path = archivePath, raw = isRaw
-        let listing = try await Task.detached { ArchiveListing.read(path, raw: raw) }.value.get()
+        let listing = try await Task.detached { ArchiveListing.read(path, raw: raw) }.value
+            .mapError { PreviewError($0.description) }.get()
         self.listing = listing
         show(listing)
         setAccessibleName(view, tr("Contents of %s", title))
@@ -205,8 +207,8 @@ public final class ArchiveRenderer: PreviewRenderer {
         let path = archivePath, raw = isRaw
         extraction?.cancel()
         extraction = Task { @MainActor [weak self] in
-            let task = Task.detached { () -> Result<URL, PreviewError> in
-                do throws(PreviewError) { return .success(try ArchiveExtraction.extract(entry, from: path, raw: raw)) } catch {
+            let task = Task.detached { () -> Result<URL, ArchiveError> in
+                do throws(ArchiveError) { return .success(try ArchiveExtraction.extract(entry, from: path, raw: raw)) } catch {
                     return .failure(error)
                 }
             }
@@ -227,7 +229,7 @@ public final class ArchiveRenderer: PreviewRenderer {
                 self.setEntryContent(page.view)
                 page.start()
             case .failure(let error):
-                self.showRefusal(entry, reason: error.message)
+                self.showRefusal(entry, reason: error.description)
             }
         }
     }

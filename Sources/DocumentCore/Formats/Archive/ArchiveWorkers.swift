@@ -1,0 +1,118 @@
+import CSandbox
+import Foundation
+
+/// Archives are read in decoder workers: the previewer's process sends the open archive and
+/// gets back a listing (`ArchiveListingCoding`, in a sealed memfd) or one entry's bytes (a
+/// sealed memfd), and checks both as untrusted. libarchive is never called in that process.
+///
+/// The previewer's own workers (`PreviewWorkers`), not the thumbnailers': a folder's thumbnails
+/// keep every worker of that pool busy, and Space on an archive would wait behind them. Their
+/// limits fit a listing: it stops itself after `ArchiveListing.timeLimit` (6 s) of reading,
+/// inside a request's CPU budget and wall clock (15 s each, when the page gives up), which stop
+/// what the listing's own check cannot see (one entry whose data never ends: reading the next
+/// header skips it) and an extraction.
+enum ArchiveWorkers {
+    /// The operations' names on the worker's socket.
+    static let listOperation = "archive.list"
+    static let extractOperation = "archive.extract"
+
+    // MARK: The caller's side
+
+    /// The entries of the archive at `path`, in the archive's order, as a worker read them and
+    /// after they were checked (`ArchiveListingCoding.decode`).
+    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current) throws(ArchiveError) -> ArchiveListing {
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let output = try perform(listOperation, on: path, options: ["raw": raw ? "1" : "0", "name": name],
+                                 workers: workers, unreadable: ArchiveError.unreadable)
+        guard let blob = output.blob, let listing = blob.withUnsafeBytes({ ArchiveListingCoding.decode($0) }) else {
+            throw .unreadable(tr("the decoder's answer could not be read"))
+        }
+        return listing
+    }
+
+    /// The bytes of the entry at `headerIndex`, whose stored path is `path`, of the archive at
+    /// `archivePath`, decompressed by a worker.
+    static func extract(headerIndex: Int, path: String, from archivePath: String, raw: Bool) throws(ArchiveError) -> SealedBlob {
+        let options = ["raw": raw ? "1" : "0", "index": String(headerIndex), "path": ArchiveReader.digest(path)]
+        let output = try perform(extractOperation, on: archivePath, options: options, workers: PreviewWorkers.current,
+                                 unreadable: ArchiveError.cannotExtract)
+        guard let blob = output.blob else { throw .cannotExtract(tr("the decoder's answer could not be read")) }
+        return blob
+    }
+
+    /// Sends the archive at `path`, opened here, to a worker. A worker's own refusal comes back
+    /// as it was (an `ArchiveError`); its end (a crash, a limit, the timeout) as `unreadable`
+    /// with how it ended.
+    private static func perform(_ operation: String, on path: String, options: [String: String], workers: DecoderWorkerPool,
+                                unreadable: (String) -> ArchiveError) throws(ArchiveError) -> DecoderWorker.Output {
+        // Not blocking on a FIFO put where the archive was; only a regular file is sent.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
+        do {
+            return try workers.perform(operation, input: fd, options: options)
+        } catch {
+            switch error {
+            case .decoder(let message):
+                throw (try? JSONDecoder().decode(ArchiveError.self, from: Data(message.utf8))) ?? unreadable(message)
+            case .crashed(let how): throw unreadable(tr("the decoder stopped: %s", how))
+            case .timedOut:
+                let seconds = String(workers.limits.timeout.components.seconds)
+                throw unreadable(tr("the decoder took longer than %s seconds and was stopped", seconds))
+            case .cannotStart(let why): throw unreadable(why)
+            }
+        }
+    }
+
+    // MARK: The worker's side
+
+    /// Loads libarchive; called before the worker's lock-down. A library that cannot be loaded
+    /// is reported by each archive request, and the worker still serves the other formats.
+    static func prepare() {
+        _ = ArchiveReader.load()
+    }
+
+    /// Lists the archive open at `input`, or takes one of its entries out.
+    static func perform(_ operation: String, input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
+        let raw = options["raw"] == "1"
+        do throws(ArchiveError) {
+            switch operation {
+            case listOperation:
+                let listing = try ArchiveReader.list(input, raw: raw, name: options["name"] ?? "")
+                return try reply(ArchiveListingCoding.encode(listing))
+            case extractOperation:
+                guard let index = options["index"].flatMap(Int.init), index >= 0, index < ArchiveListing.entryLimit,
+                      let digest = options["path"] else { throw .cannotExtract("a request without the entry") }
+                return (WorkerReply(), try ArchiveReader.extract(input, raw: raw, headerIndex: index, pathDigest: digest))
+            default:
+                throw .unreadable("unknown operation \(operation)")
+            }
+        } catch {
+            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
+            return (WorkerReply(error: encoded ?? error.description), nil)
+        }
+    }
+
+    /// `bytes` in a sealed memfd.
+    private static func reply(_ bytes: [UInt8]) throws(ArchiveError) -> (WorkerReply, Int32?) {
+        let fd = dossier_memfd_create("dossier-archive-listing", UInt64(bytes.count))
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, $0.count - written, off_t(written)) }
+            guard count > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw .unreadable(reason)
+            }
+            written += count
+        }
+        guard dossier_memfd_seal(fd) == 0 else {
+            close(fd)
+            throw .unreadable("cannot seal the listing")
+        }
+        return (WorkerReply(), fd)
+    }
+}
