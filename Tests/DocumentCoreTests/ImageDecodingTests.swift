@@ -207,4 +207,33 @@ final class ImageDecodingTests: XCTestCase {
         XCTAssertEqual([output.values["width"], output.values["height"]], ["40", "60"], "upright")
         XCTAssertEqual([output.values["fullWidth"], output.values["fullHeight"]], ["60", "40"])
     }
+
+    /// A worker is not trusted: a reply whose layout would overflow or reach past its memfd is
+    /// refused as malformed, never trapped on in the previewer's process.
+    func testARepliesLayoutThatWouldOverflowIsRefused() throws {
+        func output(_ values: [String: String], bytes: Int = 64) throws -> DecoderWorker.Output {
+            let data = [UInt8](repeating: 7, count: bytes)
+            let fd = try XCTUnwrap(data.withUnsafeBytes { SealedBlob.seal($0, name: "test-reply") })
+            return DecoderWorker.Output(values: values, blob: try XCTUnwrap(SealedBlob(adopting: fd)))
+        }
+        let still = ["width": "2", "height": "2", "stride": "8", "channels": "4"]
+        XCTAssertNoThrow(try ImageDecoding.image(from: try output(still)))
+        let lies: [[String: String]] = [
+            still.merging(["stride": String(Int.max / 2)]) { $1 },
+            still.merging(["height": String(Int.max)]) { $1 },
+            still.merging(["animation": "1", "frames": "2", "delays": "10,10", "stride": String(Int.max / 3)]) { $1 },
+            still.merging(["animation": "1", "frames": "2", "delays": "10,10", "height": String(1 << 40)]) { $1 },
+            still.merging(["animation": "1", "frames": "9", "delays": "10,10,10,10,10,10,10,10,10"]) { $1 },  // past the memfd
+            still.merging(["animation": "1", "frames": "1", "delays": String(Int.max)]) { $1 },
+        ]
+        for values in lies {
+            XCTAssertThrowsError(try ImageDecoding.image(from: try output(values)), "\(values)") { error in
+                XCTAssertEqual(error as? ImageDecodingError, .malformedResult, "\(values)")
+            }
+        }
+        // The image's own size is kept within bounds (a 1:1 zoom scales by it).
+        guard case .still(let image) = try ImageDecoding.image(from: try output(still.merging(["fullWidth": String(Int32.max)]) { $1 }))
+        else { return XCTFail("not a still image") }
+        XCTAssertLessThanOrEqual(image.fullWidth, 1 << 20)
+    }
 }

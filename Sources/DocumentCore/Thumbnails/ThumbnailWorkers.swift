@@ -47,7 +47,8 @@ enum ThumbnailWorkers {
               let width = output.values["width"].flatMap(Int.init), let height = output.values["height"].flatMap(Int.init),
               let stride = output.values["stride"].flatMap(Int.init), let channels = output.values["channels"].flatMap(Int.init),
               width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, channels == 3 || channels == 4,
-              stride >= width * channels, blob.count >= stride * (height - 1) + width * channels
+              stride >= width * channels, stride <= 1 << 20,  // bounded before it is multiplied
+              blob.count >= stride * (height - 1) + width * channels
         else { return nil }
         let bytes = blob.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }

@@ -94,8 +94,13 @@ public enum ImageDecoding {
         return try image(from: DecoderWorker.Output(values: reply.values, blob: blob))
     }
 
+    /// The longest delay between an animation's frames a worker may report (10 minutes).
+    private static let longestDelay = 600_000
+    /// The longest side an image's own size may report (its pixels were decoded smaller).
+    private static let largestSide: Int32 = 1 << 20
+
     /// The worker's pixels and their layout, checked: a worker is not trusted to say where they lie.
-    private static func image(from output: DecoderWorker.Output) throws(ImageDecodingError) -> DecodedImage {
+    static func image(from output: DecoderWorker.Output) throws(ImageDecodingError) -> DecodedImage {
         let values = output.values
         guard let blob = output.blob, let width = values["width"].flatMap(Int.init), let height = values["height"].flatMap(Int.init),
               let stride = values["stride"].flatMap(Int.init), let channels = values["channels"].flatMap(Int.init)
@@ -103,11 +108,15 @@ public enum ImageDecoding {
         if values["animation"] == "1" {
             let delays = (values["delays"] ?? "").split(separator: ",").compactMap { Int($0) }
             guard values["frames"].flatMap(Int.init) == delays.count, (1...ImageDecoder.frameLimit).contains(delays.count),
-                  delays.allSatisfy({ $0 >= 0 }) else { throw .malformedResult }
-            var frames: [ImagePixels] = []
-            for index in delays.indices {
+                  delays.allSatisfy({ (0...Self.longestDelay).contains($0) }),
+                  let first = ImagePixels(width: width, height: height, stride: stride, channels: channels, blob: blob)
+            else { throw .malformedResult }
+            // The frame's size from the checked first frame: the worker's raw numbers could overflow.
+            let frameBytes = first.stride * Int(first.height)
+            var frames = [first]
+            for index in delays.indices.dropFirst() {
                 guard let frame = ImagePixels(width: width, height: height, stride: stride, channels: channels, blob: blob,
-                                              offset: index * stride * height) else { throw .malformedResult }
+                                              offset: index * frameBytes) else { throw .malformedResult }
                 frames.append(frame)
             }
             return .animation(ImageAnimation(frames: frames, delays: delays, loops: max(values["loops"].flatMap(Int.init) ?? 0, 0)))
@@ -115,7 +124,8 @@ public enum ImageDecoding {
         guard let pixels = ImagePixels(width: width, height: height, stride: stride, channels: channels, blob: blob) else {
             throw .malformedResult
         }
-        func number(_ name: String) -> Int32 { values[name].flatMap(Int32.init).map { max($0, 0) } ?? 0 }
+        // The image's own size, within what any decoder accepts (a zoom to 1:1 scales by it).
+        func number(_ name: String) -> Int32 { values[name].flatMap(Int32.init).map { min(max($0, 0), Self.largestSide) } ?? 0 }
         return .still(StillImage(pixels: pixels, fullWidth: number("fullWidth"), fullHeight: number("fullHeight"),
                                  edge: max(number("edge"), pixels.width, pixels.height), isVector: values["vector"] == "1"))
     }

@@ -172,8 +172,9 @@ public final class ImageRenderer: PreviewRenderer {
             // Exactly the zoomed size, centred in the view and scrolled when larger. The picture
             // may not shrink below its paintable's size: that is the zoomed size too, not the
             // texture's (an SVG drawn again at 4096 pixels and shown at 400).
-            let width = Int32(Double(gdk_texture_get_width(texture)) * scale)
-            let height = Int32(Double(gdk_texture_get_height(texture)) * scale)
+            // Bounded: a tall, narrow texture zoomed to its own size must not overflow Int32.
+            let width = Int32(min(Double(gdk_texture_get_width(texture)) * scale, 1 << 24))
+            let height = Int32(min(Double(gdk_texture_get_height(texture)) * scale, 1 << 24))
             setIntrinsicSize(of: paintable, width: max(width, 1), height: max(height, 1))
             gtk_picture_set_can_shrink(cast(picture), 0)
             gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_FILL)
