@@ -173,8 +173,8 @@ public final class ImageRenderer: PreviewRenderer {
             // may not shrink below its paintable's size: that is the zoomed size too, not the
             // texture's (an SVG drawn again at 4096 pixels and shown at 400).
             // Bounded: a tall, narrow texture zoomed to its own size must not overflow Int32.
-            let width = Int32(min(Double(gdk_texture_get_width(texture)) * scale, 1 << 24))
-            let height = Int32(min(Double(gdk_texture_get_height(texture)) * scale, 1 << 24))
+            let width = Int32(min(Double(gdk_texture_get_width(texture)) * scale, 16_777_216))
+            let height = Int32(min(Double(gdk_texture_get_height(texture)) * scale, 16_777_216))
             setIntrinsicSize(of: paintable, width: max(width, 1), height: max(height, 1))
             gtk_picture_set_can_shrink(cast(picture), 0)
             gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_FILL)
