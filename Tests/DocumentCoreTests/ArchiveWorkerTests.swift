@@ -98,4 +98,14 @@ final class ArchiveWorkerTests: XCTestCase {
             return false
         })
     }
+
+    /// A path thousands of folders deep nests no deeper than the limit: the rest of the path
+    /// stays in one name, and the tree's memory grows with the path, not with its square.
+    func testAVeryDeepPathNestsOnlyToTheDepthLimit() {
+        let deep = Array(repeating: "a", count: 30_000).joined(separator: "/") + "/file.txt"
+        let listed = ArchiveListing.tree([entry(deep, index: 0), entry("b/top.txt", index: 1)])
+        XCTAssertEqual(listed.map(\.depth).max(), ArchiveListing.depthLimit - 1)
+        XCTAssertEqual(listed.filter { $0.kind == .file }.count, 2)
+        XCTAssertLessThan(listed.reduce(0) { $0 + $1.path.utf8.count }, 4 * deep.utf8.count)
+    }
 }

@@ -8,6 +8,11 @@ extension ArchiveListing {
         var files: [ArchiveEntry] = []
     }
 
+    /// How deep the tree nests; deeper parts of a path stay in one name. Every implied folder
+    /// carries its whole path, so a 32,000-folder-deep entry (64 KiB of `a/a/…`) made about
+    /// 1 GiB of paths, and releasing that chain of folders recursed 32,000 deep.
+    static let depthLimit = 128
+
     /// Nests the entries by path and flattens the tree in display order. A folder that only
     /// appears in other entries' paths is listed too.
     static func tree(_ entries: [ArchiveEntry]) -> [ArchiveEntry] {
@@ -19,6 +24,9 @@ extension ArchiveListing {
                 continue
             }
             var parts = components(entry.path)
+            if parts.count > depthLimit {
+                parts = Array(parts[..<(depthLimit - 1)]) + [parts[(depthLimit - 1)...].joined(separator: "/")]
+            }
             guard let last = parts.popLast() else { continue }  // "./" itself
             var folder = root
             for part in parts {
