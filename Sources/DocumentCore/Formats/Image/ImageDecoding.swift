@@ -34,14 +34,8 @@ public enum ImageDecoding {
     /// animation gives its frames unless `still` (then its first).
     public static func decode(_ path: String, type: DocumentType, size: Size,
                               still: Bool = false) async -> Result<DecodedImage, ImageDecodingError> {
-        await withCheckedContinuation { continuation in
-            // The wait for a worker blocks a thread: one of Dispatch's, not one of the few Swift's
-            // concurrency has.
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { () throws(ImageDecodingError) -> DecodedImage in
-                    try decodeNow(path, type: type, size: size, still: still)
-                })
-            }
+        await blockingWork {
+            Result { () throws(ImageDecodingError) -> DecodedImage in try decodeNow(path, type: type, size: size, still: still) }
         }
     }
 

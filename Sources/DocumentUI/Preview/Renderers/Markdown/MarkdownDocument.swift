@@ -33,8 +33,9 @@ package struct MarkdownDocument: Sendable {
     static let imageLimit = 64
     static let imageWidth: Int32 = 1600
 
-    /// Reads, parses and prepares the file at `url`.
-    package static func load(_ url: URL) throws(PreviewError) -> MarkdownDocument {
+    /// Reads, parses and prepares the file at `url`, with its local pictures decoded unless
+    /// `withPictures` is false (printing: WebKit draws them from the file).
+    package static func load(_ url: URL, withPictures: Bool = true) throws(PreviewError) -> MarkdownDocument {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno))))
         }
@@ -48,7 +49,7 @@ package struct MarkdownDocument: Sendable {
         let inlines = MarkdownInlines(references: parser.references, base: url.deletingLastPathComponent())
         let blocks = parsed.map { prepare($0, inlines) }
         var images: [URL: ImagePixels] = [:]
-        for source in localImages(blocks).prefix(imageLimit) where images[source] == nil {
+        for source in localImages(blocks).prefix(withPictures ? imageLimit : 0) where images[source] == nil {
             if let pixels = decodeImage(source.path) { images[source] = pixels }
         }
         return MarkdownDocument(source: source, blocks: blocks, images: images,

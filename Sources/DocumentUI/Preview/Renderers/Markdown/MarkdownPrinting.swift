@@ -7,9 +7,9 @@ extension MarkdownRenderer: PrintableRenderer {
     static func printablePages(for item: PreviewItem, type: DocumentType) async throws -> any PrintablePages {
         let url = item.url
         let title = item.displayTitle
-        let html = try await Task.detached { () throws(PreviewError) -> String in
-            try MarkdownDocument.load(url).html(title: title)
-        }.value
+        let html = try await blockingWork { () -> Result<String, PreviewError> in
+            Result { () throws(PreviewError) -> String in try MarkdownDocument.load(url, withPictures: false).html(title: title) }
+        }.get()
         return try await WebPagePDF.pages(of: html, base: url)
     }
 }

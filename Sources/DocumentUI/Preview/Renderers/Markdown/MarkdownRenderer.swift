@@ -87,9 +87,9 @@ public final class MarkdownRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let url = item.url
-        let loaded = await Task.detached { () -> Result<MarkdownDocument, PreviewError> in
+        let loaded = await blockingWork { () -> Result<MarkdownDocument, PreviewError> in
             do throws(PreviewError) { return .success(try MarkdownDocument.load(url)) } catch { return .failure(error) }
-        }.value
+        }
         let document = try loaded.get()
         title = item.displayTitle
         let widgets = MarkdownWidgets(document: document) { [weak self] url in self?.open(url) }
