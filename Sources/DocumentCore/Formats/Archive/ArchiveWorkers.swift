@@ -45,12 +45,14 @@ enum ArchiveWorkers {
     /// with how it ended.
     private static func perform(_ operation: String, on path: String, options: [String: String], workers: DecoderWorkerPool,
                                 unreadable: (String) -> ArchiveError) throws(ArchiveError) -> DecoderWorker.Output {
-        // Not blocking on a FIFO put where the archive was; only a regular file is sent.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let fd: Int32
+        do { fd = try WorkerInput.open(path) } catch {
+            switch error {
+            case .unreadable(let reason): throw .unreadable(reason)
+            case .notRegularFile: throw .notRegularFile
+            }
+        }
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
         do {
             return try workers.perform(operation, input: fd, options: options)
         } catch {

@@ -57,8 +57,13 @@ extension FontSpecimen {
     /// The request and its reply, blocking.
     private static func drawNow(fileAt path: String, appearance: Appearance,
                                 worker: DecoderWorker) throws(FontSpecimenError) -> FontSpecimen {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let fd: Int32
+        do { fd = try WorkerInput.open(path) } catch {
+            switch error {
+            case .unreadable(let reason): throw .unreadable(reason)
+            case .notRegularFile: throw .unreadable(tr("it is not a regular file"))
+            }
+        }
         defer { close(fd) }
         let output: DecoderWorker.Output
         do {

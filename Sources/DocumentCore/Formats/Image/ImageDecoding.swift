@@ -59,13 +59,14 @@ public enum ImageDecoding {
             return try image(from: reply, fd: fd)
         }
         request.jpegThroughLibjpeg = DecoderWorker.pixbufDecodesThroughGlycin && isJPEG
-        // Non-blocking: a FIFO named as a picture (a Markdown file can name any path) must not
-        // hold the open; it is refused below as not a file.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let fd: Int32
+        do { fd = try WorkerInput.open(path) } catch {
+            switch error {
+            case .unreadable(let reason): throw .unreadable(reason)
+            case .notRegularFile: throw .unrecognised
+            }
+        }
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw .unrecognised }
         let workers = PreviewWorkers.current
         do {
             return try image(from: workers.perform(ImageDecoder.operation, input: fd, options: request.options))

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The file a decoder worker is given: opened read-only without blocking (a FIFO put where a
+/// file was, or named by a Markdown picture, must not hold the opener) and given only when it
+/// is a regular file (a device or a FIFO would tie up a worker until its timeout).
+enum WorkerInput {
+    enum Refusal: Error {
+        /// It could not be opened, with the system's reason.
+        case unreadable(String)
+        /// It is a folder, a device, a FIFO or a socket.
+        case notRegularFile
+    }
+
+    /// The open descriptor of the regular file at `path`; the caller closes it.
+    static func open(_ path: String) throws(Refusal) -> Int32 {
+        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .notRegularFile
+        }
+        return fd
+    }
+}
