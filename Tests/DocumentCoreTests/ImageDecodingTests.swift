@@ -104,6 +104,9 @@ final class ImageDecodingTests: XCTestCase {
     }
 
     func testAGIFThatRepeatsTwicePlaysThreeTimesAsGdkPixbufPlayedIt() throws {
+        // Where GdkPixbuf hands GIFs to glycin (Debian testing), they are decoded in this process
+        // by glycin, which reports no loop count: the animation plays on.
+        try XCTSkipIf(DecoderWorker.pixbufDecodesThroughGlycin, "glycin decodes GIFs here and reports no loop count")
         // NETSCAPE2.0's count is of repeats after the first play (as browsers read it, and GdkPixbuf).
         let folder = try TemporaryFolder()
         let url = try folder.write("twice.gif", bytes: AnimatedGIF.make(width: 2, height: 2, frames: [1, 3], delays: [10, 10], loops: 2))
@@ -113,6 +116,9 @@ final class ImageDecodingTests: XCTestCase {
     }
 
     func testTheSamplePhotoDecodesToTheSamePixelsAsGdkPixbufInProcess() throws {
+        // Where GdkPixbuf hands JPEGs to glycin (Debian testing), the worker decodes them with
+        // libjpeg and GdkPixbuf with glycin's decoder: two decoders, not the same pixels.
+        try XCTSkipIf(DecoderWorker.pixbufDecodesThroughGlycin, "GdkPixbuf decodes JPEGs with glycin here, the worker with libjpeg")
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../data/samples/photo.jpg").standardized
         for edge: Int32 in [512, 900, 1200] {
