@@ -76,7 +76,9 @@ nonisolated(unsafe) private let blobKey = UnsafeMutablePointer<cairo_user_data_k
 @MainActor
 func makePicture(showing surface: CairoSurface) -> Widget {
     let paintable = surface.paintable()
-    let picture = gtk_picture_new_for_paintable(OpaquePointer(paintable.pointer))!
+    // Held until the picture has taken its own reference: Swift may release a value right
+    // after its last use, which here is reading its pointer.
+    let picture = withExtendedLifetime(paintable) { gtk_picture_new_for_paintable(OpaquePointer(paintable.pointer))! }
     gtk_picture_set_can_shrink(cast(picture), 0)
     return picture
 }
