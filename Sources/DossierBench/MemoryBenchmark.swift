@@ -108,7 +108,12 @@ enum MemoryBenchmark {
         print(String(format: "  growth after the first pass (largest later reading − after pass 1, with helpers): Dossier %+.0f MB, Sushi %+.0f MB (aim none, within %.0f MB: %@)",
                      grew(ours), grew(theirs), allowance, (grew(ours) <= allowance ? "met" : "missed") as NSString))
         for (label, index) in [("after \(showings)", 2), ("\(laterSeconds) s later", 3)] {
-            let ownRatio = (ours[index].own.isNaN ? 0 : ours[index].own) / (theirs[index].own.isNaN ? 0 : theirs[index].own)
+            // Sushi quits when its window has been closed for a while: nothing to compare then.
+            guard !theirs[index].own.isNaN else {
+                print(String(format: "  %@: Dossier holds %.0f MB; Sushi had quit (nothing to compare)", label as NSString, total(ours[index])))
+                continue
+            }
+            let ownRatio = (ours[index].own.isNaN ? 0 : ours[index].own) / theirs[index].own
             let totalRatio = total(ours[index]) / total(theirs[index])
             print(String(format: "  %@: Dossier takes %.2f× Sushi's memory (service alone %.2f×) (aim ≤ 1×: %@)",
                          label as NSString, totalRatio, ownRatio, (totalRatio <= 1 && ownRatio <= 1 ? "met" : "missed") as NSString))
