@@ -9,6 +9,7 @@
 #include <X11/Xatom.h>
 #include <X11/extensions/Xdamage.h>
 #include <stdint.h>
+#include <poll.h>
 
 /* Counts, in a region of the screen (every 2nd pixel of every 2nd row), the pixels of the
    benchmark photos' colour family (magenta to violet: red and blue well above green) and the
@@ -60,6 +61,27 @@ static inline int dossier_x11_damage_next(Display *display, int eventBase, unsig
         return 1;
     }
     return 0;
+}
+
+/* Waits up to `milliseconds` for an event from the X server (a DAMAGE report, say) without
+   taking it from the queue. Returns 1 when one is queued. */
+static inline int dossier_x11_wait_for_event(Display *display, int milliseconds) {
+    if (XPending(display) > 0) return 1;
+    struct pollfd descriptor = { .fd = ConnectionNumber(display), .events = POLLIN };
+    if (poll(&descriptor, 1, milliseconds) <= 0) return 0;
+    return XPending(display) > 0;
+}
+
+/* Takes every DAMAGE report queued (and any other event) off the queue; returns how many
+   DAMAGE reports there were. */
+static inline int dossier_x11_damage_drain(Display *display, int eventBase) {
+    int reports = 0;
+    while (XPending(display) > 0) {
+        XEvent event;
+        XNextEvent(display, &event);
+        if (event.type == eventBase + XDamageNotify) reports++;
+    }
+    return reports;
 }
 
 static inline void dossier_x11_damage_stop(Display *display, Damage damage) {

@@ -17,35 +17,66 @@ struct WindowContent {
 
     /// Seconds from `start` until the content is on screen, or nil if it never came within
     /// `patience`. `name` names the screenshot, if one is kept.
+    ///
+    /// The window is read when the X server reports that something was drawn into it (DAMAGE),
+    /// and at least every 250 ms, rather than every few ms: reading a region of the screen costs
+    /// CPU (the bench's own and the X server's), which a warm showing of 15-40 ms on two cores
+    /// would otherwise share with the previewer it measures.
     func waitForContent(since start: ContinuousClock.Instant, readiness: PreviewerInput.Readiness, name: String) -> Double? {
         let clock = ContinuousClock()
         var stableSince: ContinuousClock.Instant?
         var lastChecksum: UInt64 = 0
         var shownAt: Double?
+        var watched: (window: Window, damage: Damage, eventBase: Int32)?
+        defer { if let watched { dossier_x11_damage_stop(display, watched.damage) } }
+        var lastRead: ContinuousClock.Instant?
         while clock.now - start < Self.patience {
-            var spread = 0.0
-            var checksum: UInt64 = 0
-            guard let region = window(middle: readiness != .steadyEverywhere),
-                  dossier_x11_region(display, region.x, region.y, region.width, region.height, &spread, &checksum) == 1 else {
+            guard let region = window(middle: readiness != .steadyEverywhere) else {
                 usleep(4_000)
                 continue
             }
+            if watched?.window != region.window {
+                if let old = watched { dossier_x11_damage_stop(display, old.damage) }
+                var eventBase: Int32 = 0
+                let damage = dossier_x11_damage_watch(display, region.window, &eventBase)
+                watched = damage == 0 ? nil : (region.window, damage, eventBase)
+                lastRead = nil
+            }
+            // Drawn into since the last reading (or no DAMAGE to tell): read it again.
+            let drawn = watched.map { dossier_x11_damage_drain(display, $0.eventBase) > 0 } ?? true
             let now = clock.now
-            switch readiness {
-            case .firstFrame:
-                // testsrc2's colour bars: a spread in the thousands; the window around them, a
-                // spinner or controls on a flat background, stays far below.
-                if spread > 1000 { shownAt = Measure.seconds(now - start) }
-            case .steady, .steadyEverywhere:
-                if spread > 150 && checksum == lastChecksum {
-                    if let since = stableSince, now - since >= Self.stillness { shownAt = Measure.seconds(since - start) }
-                } else {
-                    stableSince = spread > 150 ? now : nil
+            if drawn || lastRead.map({ now - $0 >= .milliseconds(250) }) ?? true {
+                var spread = 0.0
+                var checksum: UInt64 = 0
+                guard dossier_x11_region(display, region.x, region.y, region.width, region.height, &spread, &checksum) == 1 else {
+                    usleep(4_000)
+                    continue
                 }
+                lastRead = now
+                switch readiness {
+                case .firstFrame:
+                    // testsrc2's colour bars: a spread in the thousands; the window around them, a
+                    // spinner or controls on a flat background, stays far below.
+                    if spread > 1000 { shownAt = Measure.seconds(now - start) }
+                case .steady, .steadyEverywhere:
+                    if !(spread > 150 && checksum == lastChecksum) { stableSince = spread > 150 ? now : nil }
+                }
+                lastChecksum = checksum
+            }
+            if shownAt == nil, let since = stableSince, clock.now - since >= Self.stillness {
+                shownAt = Measure.seconds(since - start)
             }
             if shownAt != nil { break }
-            lastChecksum = checksum
-            usleep(4_000)
+            if watched != nil {
+                // Until something is drawn, the stillness is reached, or a regular reading is due.
+                var wait = 250
+                if let since = stableSince {
+                    wait = min(wait, max(1, Int(((Self.stillness - (clock.now - since)) / .milliseconds(1)).rounded(.up))))
+                }
+                _ = dossier_x11_wait_for_event(display, Int32(wait))
+            } else {
+                usleep(4_000)
+            }
         }
         if shownAt != nil, let screenshots { keepScreenshot(screenshots.appendingPathComponent(name + ".png")) }
         return shownAt
@@ -65,16 +96,17 @@ struct WindowContent {
     /// bar; or its middle: 60% of its width, 50% of its height. Mostly the middle: a PDF's page
     /// sidebar fills in after the page, and an overlay scrollbar fades out a second after a text
     /// shows; neither is the content, and both would keep the window changing.
-    private func window(middle: Bool) -> (x: Int32, y: Int32, width: UInt32, height: UInt32)? {
+    private func window(middle: Bool) -> (window: Window, x: Int32, y: Int32, width: UInt32, height: UInt32)? {
         var x: Int32 = 0, y: Int32 = 0, width: UInt32 = 0, height: UInt32 = 0
-        guard dossier_x11_largest_window(display, &x, &y, &width, &height) == 1 else { return nil }
+        let found = dossier_x11_largest_window_id(display, &x, &y, &width, &height)
+        guard found != 0 else { return nil }
         let screenWidth = Int32(XDisplayWidth(display, 0)), screenHeight = Int32(XDisplayHeight(display, 0))
         let w = Int32(width), h = Int32(height)
         var left = x + 4, top = y + 50, right = x + w - 4, bottom = y + h - 4
         if middle { left = x + w / 5; top = y + 60 + h / 5; right = x + w * 4 / 5; bottom = y + h * 7 / 10 }
         left = max(left, 0); top = max(top, 0); right = min(right, screenWidth); bottom = min(bottom, screenHeight)
         guard right - left > 20, bottom - top > 20 else { return nil }
-        return (left, top, UInt32(right - left), UInt32(bottom - top))
+        return (found, left, top, UInt32(right - left), UInt32(bottom - top))
     }
 
     /// The whole screen as ImageMagick's `import` reads it, to look at what was detected.
