@@ -70,7 +70,7 @@ enum ThumbnailWorkers {
         do throws(ThumbnailError) {
             switch kind {
             case "image": image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
-            case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, edge: edge)
+            case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, input: input, edge: edge)
             case "text": image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
             default: return (WorkerReply(error: "no thumbnailer \(kind)"), nil)
             }

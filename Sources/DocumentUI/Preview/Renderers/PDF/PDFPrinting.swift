@@ -1,5 +1,4 @@
 import CGtk
-import CPoppler
 import DocumentCore
 import Foundation
 
@@ -9,43 +8,70 @@ extension PDFRenderer: PrintableRenderer {
     }
 }
 
-/// A PDF's own pages for the printer: each drawn by poppler for printing (at the printer's
-/// resolution, as vectors) on the whole sheet, centred, and shrunk only when it is larger
-/// than the paper; a landscape page on the paper turned. The document is opened for printing alone: the previewer draws its own
-/// copy on other threads, and poppler draws a document on one thread at a time.
+/// A PDF's own pages for the printer: each drawn by the PDF worker for printing (poppler's
+/// printing mode: the annotations a printout shows) as a picture at the printer's resolution,
+/// at least 150 and at most 300 dots an inch, on the whole sheet, centred, and shrunk only when
+/// it is larger than the paper; a landscape page on the paper turned. Pictures, not vectors:
+/// poppler runs only in the worker, and what comes back from it is pixels (a printout's text is
+/// not text any more).
 @MainActor
 final class PDFPages: PrintablePages {
-    private let document: PopplerDocumentReference
+    private let document: PDFDocument
     let pageCount: Int?
     let usesFullPage = true
 
-    /// Opens the document at `url`, off the main thread.
+    /// The resolutions a page is drawn at for a printer, in dots an inch.
+    static let resolutions: ClosedRange<Double> = 150...300
+
+    /// Opens the document at `url` in the PDF worker, off the main thread.
     init(_ url: URL) async throws(PreviewError) {
-        document = try await PDFRenderer.openDocument(url).get()
-        let count = Int(dossier_pdf_page_count(document.pointer))
-        guard count > 0 else { throw PreviewError(tr("The document has no pages.")) }
-        pageCount = count
+        let path = url.path
+        let opened = await blockingWork { Result { () throws(PDFError) -> PDFDocument in try PDFDocument.open(path) } }
+        switch opened {
+        case .success(let document): self.document = document
+        case .failure(let error): throw PreviewError(error.description)
+        }
+        pageCount = document.pageSizes.count
     }
 
     func isLandscape(page index: Int) -> Bool {
-        guard let page = dossier_pdf_get_page(document.pointer, Int32(index)) else { return false }
-        defer { g_object_unref(raw(page)) }
-        var width = 0.0, height = 0.0
-        dossier_pdf_page_size(page, &width, &height)
-        return width > height
+        guard document.pageSizes.indices.contains(index) else { return false }
+        let size = document.pageSizes[index]
+        return size.width > size.height
     }
 
+    /// Draws page `index` on the printer's page. GTK asks for pages on the main thread and draws
+    /// them there: it waits for the worker's picture (a page, at most 15 s).
     func draw(page index: Int, on context: OpaquePointer) {
-        guard let page = dossier_pdf_get_page(document.pointer, Int32(index)) else { return }
-        defer { g_object_unref(raw(page)) }
-        var width = 0.0, height = 0.0
-        dossier_pdf_page_size(page, &width, &height)
-        guard width > 0, height > 0 else { return }
+        guard document.pageSizes.indices.contains(index) else { return }
+        let (width, height) = document.pageSizes[index]
         let paperWidth = gtk_print_context_get_width(context), paperHeight = gtk_print_context_get_height(context)
         let scale = min(paperWidth / width, paperHeight / height, 1)
+        let dpi = min(max(gtk_print_context_get_dpi_x(context), Self.resolutions.lowerBound), Self.resolutions.upperBound)
+        // Points on the paper to pixels, kept within what a worker draws.
+        var pixels = width * scale * dpi / 72
+        let most = sqrt(Double(PDFPageCoding.pixelLimit) * width / height)
+        pixels = min(pixels, most, Double(PDFPageCoding.sideLimit), Double(PDFPageCoding.sideLimit) * width / height)
+        let pixelWidth = max(1, Int(pixels.rounded(.down)))
+        let document = document
+        let drawn = DrawnPage()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            drawn.drawing = try? document.draw(page: index, width: pixelWidth, text: false, forPrinting: true)
+            done.signal()
+        }
+        done.wait()
+        guard let drawing = drawn.drawing, let surface = CairoSurface(showing: drawing) else { return }
         let cr = gtk_print_context_get_cairo_context(context)
         cairo_translate(cr, (paperWidth - width * scale) / 2, (paperHeight - height * scale) / 2)
-        cairo_scale(cr, scale, scale)
-        dossier_pdf_page_render_for_printing(page, cr)
+        cairo_scale(cr, width * scale / Double(drawing.width), width * scale / Double(drawing.width))
+        cairo_set_source_surface(cr, surface.pointer, 0, 0)
+        cairo_paint(cr)
     }
+}
+
+/// A page drawn for the printer, handed from the thread that waits for the worker to the main
+/// one: written before the semaphore is signalled, read after it is waited for.
+private final class DrawnPage: @unchecked Sendable {
+    var drawing: PDFPageDrawing?
 }

@@ -1,0 +1,210 @@
+import CGLib
+import CImaging
+import CPoppler
+@testable import DocumentCore
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// PDFs are read by poppler in a decoder worker, which keeps a document open between its pages;
+/// what comes back (sizes, pixels, links, characters) is checked here. poppler is called in this
+/// test process only to compare the worker's answers with what it gives in process.
+final class PDFWorkerTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder()
+    }
+
+    override func tearDown() {
+        if let folder { try? FileManager.default.removeItem(at: folder.url) }
+    }
+
+    /// A PDF of pages of the given sizes in points, each with a line of text and a filled box.
+    private func makePDF(_ name: String, sizes: [(Double, Double)]) -> URL {
+        let url = folder.url.appendingPathComponent(name)
+        let surface = cairo_pdf_surface_create(url.path, sizes[0].0, sizes[0].1)
+        let context = cairo_create(surface)
+        cairo_set_font_size(context, 18)
+        for (index, size) in sizes.enumerated() {
+            cairo_pdf_surface_set_size(surface, size.0, size.1)
+            cairo_set_source_rgb(context, 0.8, 0.2, 0.1)
+            cairo_rectangle(context, 30, 120, size.0 / 3, 40)
+            cairo_fill(context)
+            cairo_set_source_rgb(context, 0, 0, 0)
+            cairo_move_to(context, 30, 60)
+            cairo_show_text(context, "Page \(index + 1) of the worker")
+            cairo_show_page(context)
+        }
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+        return url
+    }
+
+    func testThePageCountAndEveryPageSizeComeFromTheWorker() throws {
+        let sizes = [(595.0, 842.0), (842.0, 595.0), (300.0, 400.0)]
+        let url = makePDF("sizes.pdf", sizes: sizes)
+        let document = try PDFDocument.open(url.path)
+        XCTAssertEqual(document.pageSizes.count, 3)
+        for (got, expected) in zip(document.pageSizes, sizes) {
+            XCTAssertEqual(got.width, expected.0, accuracy: 0.01)
+            XCTAssertEqual(got.height, expected.1, accuracy: 0.01)
+        }
+    }
+
+    /// The worker's page is poppler's page: the same pixels as poppler draws in process.
+    func testADrawnPageHasThePixelsPopplerDrawsInProcess() throws {
+        let url = makePDF("pixels.pdf", sizes: [(595, 842), (842, 595)])
+        let document = try PDFDocument.open(url.path)
+        for page in 0..<2 {
+            let drawing = try document.draw(page: page, width: 500, text: true)
+            let expected = try XCTUnwrap(drawnInProcess(url, page: page, width: 500))
+            defer { cairo_surface_destroy(expected) }
+            XCTAssertEqual(drawing.width, 500)
+            XCTAssertEqual(drawing.height, Int(cairo_image_surface_get_height(expected)))
+            let rowBytes = Int(cairo_image_surface_get_stride(expected))
+            XCTAssertEqual(drawing.stride, rowBytes)
+            let data = try XCTUnwrap(cairo_image_surface_get_data(expected))
+            var different = 0, inked = 0
+            drawing.blob.withUnsafeBytes { bytes in
+                for offset in 0..<(rowBytes * drawing.height) where bytes[offset] != data[offset] { different += 1 }
+                for offset in stride(from: 0, to: rowBytes * drawing.height, by: 4) where bytes[offset] < 128 { inked += 1 }
+            }
+            XCTAssertEqual(different, 0, "page \(page + 1): bytes that differ from poppler's own drawing")
+            XCTAssertGreaterThan(inked, 500, "page \(page + 1) has its box and text drawn")
+        }
+    }
+
+    /// The characters' boxes (for selecting and copying) and the links come with the page, as
+    /// poppler gives them in process, in the drawing's pixels.
+    func testTheTextBoxesAndLinksSurviveTheTrip() throws {
+        let url = try folder.write("linked.pdf", SampleFiles.linkedPDF(to: "https://example.org/dossier"))
+        let document = try PDFDocument.open(url.path)
+        let drawing = try document.draw(page: 0, width: 400, text: true)  // a 200-point page: 2 pixels a point
+        XCTAssertEqual(drawing.links.map(\.uri), ["https://example.org/dossier"])
+        let link = try XCTUnwrap(drawing.links.first)
+        XCTAssertEqual([link.x1, link.y1, link.x2, link.y2], [0, 0, 400, 400])
+        XCTAssertEqual(String(String.UnicodeScalarView(drawing.glyphs.map(\.scalar))), "Hello, PDF")
+        let expected = try XCTUnwrap(glyphsInProcess(url, page: 0, scale: 2))
+        XCTAssertEqual(drawing.glyphs, expected)
+        XCTAssertTrue(drawing.glyphs.allSatisfy { $0.x2 > $0.x1 && $0.y2 > $0.y1 && $0.y1 > 150 && $0.y2 < 250 },
+                      "each box around its character, 100 points down the page")
+        XCTAssertTrue(try document.draw(page: 0, width: 120, text: false).glyphs.isEmpty, "no text asked for, none sent")
+    }
+
+    func testAnEncryptedPDFAsksForItsPassword() throws {
+        let url = try folder.write("locked.pdf", SampleFiles.encryptedPDF)
+        XCTAssertThrowsError(try PDFDocument.open(url.path)) { error in
+            XCTAssertEqual(error as? PDFError, .encrypted)
+            XCTAssertEqual("\(error)", "The document is protected by a password.")
+        }
+    }
+
+    func testADamagedPDFSaysItCannotBeRead() throws {
+        let url = try folder.write("corrupt.pdf", "%PDF-1.4\nthis is not a PDF at all\n")
+        XCTAssertThrowsError(try PDFDocument.open(url.path)) { error in
+            guard case .unreadable = error as? PDFError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".hasPrefix("The PDF could not be read: "), "\(error)")
+        }
+    }
+
+    /// A worker killed between two pages (as the OOM killer would end it): that page ends on the
+    /// worker's end, said plainly; the next document opens in a new worker, and so does the old
+    /// one (every request brings the file again).
+    func testAKilledWorkerEndsThatPageAndTheNextDocumentOpens() throws {
+        let worker = DecoderWorker(limits: PreviewWorkers.limits)
+        let first = makePDF("first.pdf", sizes: [(595, 842), (595, 842)])
+        let document = try PDFDocument.open(first.path, worker: worker)
+        _ = try document.draw(page: 0, width: 300, text: true)
+        let pid = try XCTUnwrap(worker.processID, "the worker runs")
+        ProcessTree.kill(pid)
+        XCTAssertThrowsError(try document.draw(page: 1, width: 300, text: true)) { error in
+            guard case .decoderStopped(let how) = error as? PDFError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("decoder stopped"), how)
+            XCTAssertTrue((error as? PDFError)?.endsTheDocument == true)
+        }
+        let next = makePDF("next.pdf", sizes: [(300, 300)])
+        XCTAssertEqual(try PDFDocument.open(next.path, worker: worker).draw(page: 0, width: 300, text: false).height, 300)
+        XCTAssertNotEqual(worker.processID, pid, "a new worker")
+        XCTAssertEqual(try document.draw(page: 1, width: 300, text: false).width, 300, "the first document opens again")
+    }
+
+    /// A worker keeps two documents open; a third sends the oldest away, and its next page opens
+    /// it again from the file that comes with the request.
+    func testADocumentLetGoByItsWorkerOpensAgainForItsNextPage() throws {
+        let worker = DecoderWorker(limits: PreviewWorkers.limits)
+        let documents = try (0..<3).map { try PDFDocument.open(makePDF("doc\($0).pdf", sizes: [(200, 100)]).path, worker: worker) }
+        for document in documents.reversed() {
+            XCTAssertEqual(try document.draw(page: 0, width: 200, text: false).height, 100)
+        }
+    }
+
+    /// The worker could be made to say anything: links and characters out of bounds are refused
+    /// whole, and boxes are kept inside the drawing.
+    func testAPageAnswerOutOfBoundsIsRefused() {
+        let links = [PDFLink(x1: -5, y1: 2, x2: 50, y2: 900, uri: "https://example.org/")]
+        let glyphs = [PDFGlyph(scalar: "A", x1: 1, y1: 2, x2: 3, y2: 4)]
+        let good = PDFPageCoding.encode(links: links, glyphs: glyphs)
+        func decode(_ bytes: [UInt8]) -> (links: [PDFLink], glyphs: [PDFGlyph])? {
+            bytes.withUnsafeBytes { PDFPageCoding.decode($0, width: 100, height: 100) }
+        }
+        let decoded = decode(good)
+        XCTAssertEqual(decoded?.glyphs, glyphs)
+        XCTAssertEqual(decoded?.links.first.map { [$0.x1, $0.y1, $0.x2, $0.y2] }, [0, 2, 50, 100], "clamped into the drawing")
+        XCTAssertNil(decode(Array(good.dropLast())), "cut short")
+        XCTAssertNil(decode(good + [0]), "bytes after the last character")
+        var manyLinks = good
+        manyLinks.replaceSubrange(0..<4, with: [0xff, 0xff, 0xff, 0x7f])
+        XCTAssertNil(decode(manyLinks), "more links than a page holds")
+        var longURI = good
+        longURI.replaceSubrange(36..<40, with: [0xff, 0xff, 0xff, 0x00])
+        XCTAssertNil(decode(longURI), "a URI past the end")
+        var notACharacter = good
+        notACharacter.replaceSubrange((good.count - 36)..<(good.count - 32), with: [0x00, 0xd8, 0x00, 0x00])
+        XCTAssertNil(decode(notACharacter), "a surrogate is not a character")
+        var notANumber = good
+        notANumber.replaceSubrange((good.count - 8)..<good.count, with: withUnsafeBytes(of: Double.nan.bitPattern.littleEndian, Array.init))
+        XCTAssertNil(decode(notANumber), "a box that is not a number")
+    }
+
+    // MARK: poppler in this process, for comparison only
+
+    private func drawnInProcess(_ url: URL, page index: Int, width: Int32) -> OpaquePointer? {
+        guard let document = dossier_pdf_open(url.absoluteString, nil) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(document)) }
+        guard let page = dossier_pdf_get_page(document, Int32(index)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var pageWidth = 0.0, pageHeight = 0.0
+        dossier_pdf_page_size(page, &pageWidth, &pageHeight)
+        let scale = Double(width) / pageWidth
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, Int32((pageHeight * scale).rounded()))
+        let context = cairo_create(surface)
+        cairo_set_source_rgb(context, 1, 1, 1)
+        cairo_paint(context)
+        cairo_scale(context, scale, scale)
+        dossier_pdf_page_render(page, context)
+        cairo_destroy(context)
+        cairo_surface_flush(surface)
+        return surface
+    }
+
+    private func glyphsInProcess(_ url: URL, page index: Int, scale: Double) -> [PDFGlyph]? {
+        guard let document = dossier_pdf_open(url.absoluteString, nil) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(document)) }
+        guard let page = dossier_pdf_get_page(document, Int32(index)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var rectangles: UnsafeMutablePointer<DossierPDFRectangle>?
+        var count: guint = 0
+        guard dossier_pdf_page_text_layout(page, &rectangles, &count) != 0, let rectangles,
+              let text = dossier_pdf_page_text(page) else { return nil }
+        defer {
+            g_free(rectangles)
+            g_free(text)
+        }
+        let scalars = Array(String(cString: text).unicodeScalars)
+        return (0..<min(Int(count), scalars.count)).map {
+            PDFGlyph(scalar: scalars[$0], x1: rectangles[$0].x1 * scale, y1: rectangles[$0].y1 * scale,
+                     x2: rectangles[$0].x2 * scale, y2: rectangles[$0].y2 * scale)
+        }
+    }
+}
