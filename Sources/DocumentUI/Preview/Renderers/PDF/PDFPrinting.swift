@@ -9,8 +9,9 @@ extension PDFRenderer: PrintableRenderer {
 }
 
 /// A PDF's own pages for the printer: each drawn by the PDF worker for printing (poppler's
-/// printing mode: the annotations a printout shows) as a picture at the printer's resolution,
-/// at least 150 and at most 300 dots an inch, on the whole sheet, centred, and shrunk only when
+/// printing mode: the annotations a printout shows) as a picture of 300 dots an inch (a
+/// printer's usual resolution, and the most a page is drawn at; a PDF file, to which GTK
+/// gives 72, gets it too, as it may be printed later), on the whole sheet, centred, and shrunk only when
 /// it is larger than the paper; a landscape page on the paper turned. Pictures, not vectors:
 /// poppler runs only in the worker, and what comes back from it is pixels (a printout's text is
 /// not text any more).
@@ -20,8 +21,8 @@ final class PDFPages: PrintablePages {
     let pageCount: Int?
     let usesFullPage = true
 
-    /// The resolutions a page is drawn at for a printer, in dots an inch.
-    static let resolutions: ClosedRange<Double> = 150...300
+    /// The resolution a page is drawn at for a printer, in dots an inch.
+    static let resolution = 300.0
 
     /// Opens the document at `url` in the PDF worker, off the main thread.
     init(_ url: URL) async throws(PreviewError) {
@@ -41,15 +42,14 @@ final class PDFPages: PrintablePages {
     }
 
     /// Draws page `index` on the printer's page. GTK asks for pages on the main thread and draws
-    /// them there: it waits for the worker's picture (a page, at most 15 s).
+    /// them there: it waits for the worker's picture (a page, at most the worker's 15 s).
     func draw(page index: Int, on context: OpaquePointer) {
         guard document.pageSizes.indices.contains(index) else { return }
         let (width, height) = document.pageSizes[index]
         let paperWidth = gtk_print_context_get_width(context), paperHeight = gtk_print_context_get_height(context)
         let scale = min(paperWidth / width, paperHeight / height, 1)
-        let dpi = min(max(gtk_print_context_get_dpi_x(context), Self.resolutions.lowerBound), Self.resolutions.upperBound)
         // Points on the paper to pixels, kept within what a worker draws.
-        var pixels = width * scale * dpi / 72
+        var pixels = width * scale * Self.resolution / 72
         let most = sqrt(Double(PDFPageCoding.pixelLimit) * width / height)
         pixels = min(pixels, most, Double(PDFPageCoding.sideLimit), Double(PDFPageCoding.sideLimit) * width / height)
         let pixelWidth = max(1, Int(pixels.rounded(.down)))
