@@ -112,11 +112,11 @@ final class PDFWorkerTests: XCTestCase {
     /// worker's end, said plainly; the next document opens in a new worker, and so does the old
     /// one (every request brings the file again).
     func testAKilledWorkerEndsThatPageAndTheNextDocumentOpens() throws {
-        let worker = DecoderWorker(limits: PreviewWorkers.limits)
+        let workers = DecoderWorkerPool(count: 1, limits: PreviewWorkers.limits)
         let first = makePDF("first.pdf", sizes: [(595, 842), (595, 842)])
-        let document = try PDFDocument.open(first.path, worker: worker)
+        let document = try PDFDocument.open(first.path, workers: workers)
         _ = try document.draw(page: 0, width: 300, text: true)
-        let pid = try XCTUnwrap(worker.processID, "the worker runs")
+        let pid = try XCTUnwrap(workers.processIDs.first, "the worker runs")
         ProcessTree.kill(pid)
         XCTAssertThrowsError(try document.draw(page: 1, width: 300, text: true)) { error in
             guard case .decoderStopped(let how) = error as? PDFError else { return XCTFail("\(error)") }
@@ -124,16 +124,16 @@ final class PDFWorkerTests: XCTestCase {
             XCTAssertTrue((error as? PDFError)?.endsTheDocument == true)
         }
         let next = makePDF("next.pdf", sizes: [(300, 300)])
-        XCTAssertEqual(try PDFDocument.open(next.path, worker: worker).draw(page: 0, width: 300, text: false).height, 300)
-        XCTAssertNotEqual(worker.processID, pid, "a new worker")
+        XCTAssertEqual(try PDFDocument.open(next.path, workers: workers).draw(page: 0, width: 300, text: false).height, 300)
+        XCTAssertNotEqual(workers.processIDs, [pid], "a new worker")
         XCTAssertEqual(try document.draw(page: 1, width: 300, text: false).width, 300, "the first document opens again")
     }
 
     /// A worker keeps two documents open; a third sends the oldest away, and its next page opens
     /// it again from the file that comes with the request.
     func testADocumentLetGoByItsWorkerOpensAgainForItsNextPage() throws {
-        let worker = DecoderWorker(limits: PreviewWorkers.limits)
-        let documents = try (0..<3).map { try PDFDocument.open(makePDF("doc\($0).pdf", sizes: [(200, 100)]).path, worker: worker) }
+        let workers = DecoderWorkerPool(count: 1, limits: PreviewWorkers.limits)
+        let documents = try (0..<3).map { try PDFDocument.open(makePDF("doc\($0).pdf", sizes: [(200, 100)]).path, workers: workers) }
         for document in documents.reversed() {
             XCTAssertEqual(try document.draw(page: 0, width: 200, text: false).height, 100)
         }

@@ -13,19 +13,21 @@ package final class PDFDocument: Sendable {
     package let pageSizes: [(width: Double, height: Double)]
     private let input: Int32
     private let session: String
-    private let worker: DecoderWorker
+    private let workers: DecoderWorkerPool
 
-    private init(input: Int32, session: String, worker: DecoderWorker, pageSizes: [(width: Double, height: Double)]) {
+    private init(input: Int32, session: String, workers: DecoderWorkerPool, pageSizes: [(width: Double, height: Double)]) {
         self.input = input
         self.session = session
-        self.worker = worker
+        self.workers = workers
         self.pageSizes = pageSizes
     }
 
+    /// Every running worker of the pool lets the document go (a page may have been drawn by
+    /// either), off the releasing thread.
     deinit {
-        let input = input, session = session, worker = worker
+        let input = input, session = session, workers = workers
         PDFWorkers.closing.async {
-            _ = try? worker.perform(PDFSession.closeOperation, input: input, options: ["session": session])
+            workers.performOnRunning(PDFSession.closeOperation, input: input, options: ["session": session])
             close(input)
         }
     }
@@ -35,13 +37,14 @@ package final class PDFDocument: Sendable {
     /// The largest page a PDF may declare, in points (PDF's 14,400 units, at the largest user unit it allows).
     static let largestSide = 14_400.0 * 75
 
-    /// Opens the PDF at `path` in the PDF worker: its page count and sizes. Blocking.
+    /// Opens the PDF at `path` in one of the previewer's workers (`PreviewWorkers`): its page
+    /// count and sizes. Blocking.
     package static func open(_ path: String) throws(PDFError) -> PDFDocument {
-        try open(path, worker: PDFWorkers.current)
+        try open(path, workers: PreviewWorkers.current)
     }
 
-    /// Opens the PDF at `path` in `worker`. Blocking.
-    package static func open(_ path: String, worker: DecoderWorker) throws(PDFError) -> PDFDocument {
+    /// Opens the PDF at `path` in one of `workers`, which draw its pages after. Blocking.
+    package static func open(_ path: String, workers: DecoderWorkerPool) throws(PDFError) -> PDFDocument {
         let fd: Int32
         do { fd = try WorkerInput.open(path) } catch {
             switch error {
@@ -51,7 +54,7 @@ package final class PDFDocument: Sendable {
         }
         let session = UUID().uuidString
         do {
-            let output = try PDFWorkers.perform(PDFSession.openOperation, input: fd, options: ["session": session], worker: worker)
+            let output = try PDFWorkers.perform(PDFSession.openOperation, input: fd, options: ["session": session], workers: workers)
             guard let count = output.values["pages"].flatMap(Int.init), count > 0, count <= PDFSession.pageLimit,
                   let blob = output.blob, blob.count == count * 16 else { throw PDFError.badAnswer }
             let sizes = blob.withUnsafeBytes { bytes in
@@ -62,7 +65,7 @@ package final class PDFDocument: Sendable {
                     return sane(width) && sane(height) ? (width, height) : defaultSize
                 }
             }
-            return PDFDocument(input: fd, session: session, worker: worker, pageSizes: sizes)
+            return PDFDocument(input: fd, session: session, workers: workers, pageSizes: sizes)
         } catch {
             close(fd)
             throw error as? PDFError ?? .badAnswer
@@ -76,7 +79,7 @@ package final class PDFDocument: Sendable {
         guard pageSizes.indices.contains(index) else { throw .pageNotDrawn(index) }
         let options = ["session": session, "page": String(index), "width": String(width), "text": text ? "1" : "0",
                        "print": forPrinting ? "1" : "0"]
-        let output = try PDFWorkers.perform(PDFSession.pageOperation, input: input, options: options, worker: worker)
+        let output = try PDFWorkers.perform(PDFSession.pageOperation, input: input, options: options, workers: workers)
         guard let blob = output.blob,
               let drawnWidth = output.values["width"].flatMap(Int.init), let height = output.values["height"].flatMap(Int.init),
               let stride = output.values["stride"].flatMap(Int.init), let pixelBytes = output.values["pixelBytes"].flatMap(Int.init),
@@ -91,45 +94,27 @@ package final class PDFDocument: Sendable {
     }
 }
 
-/// The PDF worker: one, kept between documents (it keeps the open ones, `PDFSession`), within
-/// the previewer's limits (15 s a request, when the page gives up).
-package enum PDFWorkers {
-    private static let worker = Locked(DecoderWorker(limits: PreviewWorkers.limits))
-
+/// PDFs are read in the previewer's workers (`PreviewWorkers`, with images and archives): the
+/// service starts the first as it starts, so a first PDF does not wait for one, and a page goes
+/// to the worker freed last, which is the one that drew the page before unless two requests
+/// overlapped (the other then opens the document too: a session is any worker's). Their limits
+/// are the previewer's: 15 s a request, when the page gives up.
+enum PDFWorkers {
     /// Where released documents' close requests wait their turn, off every caller's thread.
     static let closing = DispatchQueue(label: "dossier.pdf.closing", qos: .utility)
 
-    /// The worker new documents open in.
-    package static var current: DecoderWorker { worker.withLock { $0 } }
-
-    /// Starts the PDF worker now if it is not running, off the calling thread (the previewer
-    /// service, when its first item is a PDF).
-    package static func prestart() {
-        let worker = current
-        DispatchQueue.global(qos: .userInitiated).async { worker.prestart() }
-    }
-
-    /// Replaces the PDF worker (the tests give it one they can stop); returns the one it had.
-    @discardableResult
-    package static func replaceWorker(with replacement: DecoderWorker) -> DecoderWorker {
-        worker.withLock { current in
-            defer { current = replacement }
-            return current
-        }
-    }
-
-    /// One request to `worker`; its failures as `PDFError`s (the worker's own refusals come back
-    /// as it sent them).
+    /// One request to `workers`; its failures as `PDFError`s (the worker's own refusals come
+    /// back as it sent them).
     static func perform(_ operation: String, input: Int32, options: [String: String],
-                        worker: DecoderWorker) throws(PDFError) -> DecoderWorker.Output {
+                        workers: DecoderWorkerPool) throws(PDFError) -> DecoderWorker.Output {
         do {
-            return try worker.perform(operation, input: input, options: options)
+            return try workers.perform(operation, input: input, options: options)
         } catch {
             switch error {
             case .decoder(let message):
                 throw (try? JSONDecoder().decode(PDFError.self, from: Data(message.utf8))) ?? .unreadable(message)
             case .crashed(let how): throw .decoderStopped(how)
-            case .timedOut: throw .timedOut(seconds: Int(worker.limits.timeout.components.seconds))
+            case .timedOut: throw .timedOut(seconds: Int(workers.limits.timeout.components.seconds))
             case .cannotStart(let why): throw .decoderUnavailable(why)
             }
         }

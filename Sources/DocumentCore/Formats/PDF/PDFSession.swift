@@ -6,7 +6,8 @@ import Foundation
 /// page drawn as it comes into view does not parse the document again. A request names its
 /// session and brings the file (an open descriptor) every time: a worker that does not hold that
 /// session (a new one, after a crash; one that let it go for another document) opens it again.
-/// At most two documents stay open (the previewer's and a printout's); `pdf.close` lets one go.
+/// At most two documents stay open in a worker (the previewer's and a printout's); `pdf.close`
+/// lets one go.
 enum PDFSession {
     /// The operations' names on the worker's socket.
     static let openOperation = "pdf.open"

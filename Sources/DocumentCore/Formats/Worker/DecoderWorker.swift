@@ -128,6 +128,17 @@ public final class DecoderWorker: @unchecked Sendable {
         }.get()
     }
 
+    /// Runs `operation` as `perform` does when the worker is running; nil, and no worker started,
+    /// when it is not.
+    public func performIfRunning(_ operation: String, input: Int32, options: [String: String] = [:]) throws(Failure) -> Output? {
+        try state.withLock { running in
+            Result { () throws(Failure) -> Output? in
+                guard running != nil else { return nil }
+                return try exchange(operation, input: input, options: options, running: &running)
+            }
+        }.get()
+    }
+
     /// One request and its reply, with the lock held; `running` is cleared when the worker ended.
     private func exchange(_ operation: String, input: Int32, options: [String: String],
                           running: inout Running?) throws(Failure) -> Output {
