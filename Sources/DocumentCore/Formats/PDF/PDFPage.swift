@@ -5,6 +5,14 @@ package struct PDFLink: Sendable, Equatable {
     package let x1: Double, y1: Double, x2: Double, y2: Double
     package let uri: String
 
+    package init(x1: Double, y1: Double, x2: Double, y2: Double, uri: String) {
+        self.x1 = x1
+        self.y1 = y1
+        self.x2 = x2
+        self.y2 = y2
+        self.uri = uri
+    }
+
     /// The link's target, when it is a URL.
     package var url: URL? { URL(string: uri) }
 }
@@ -50,7 +58,7 @@ package enum PDFPageCoding {
     package static let sideLimit = 1 << 15
     package static let pixelLimit = 1 << 26
 
-    static func encode(links: [PDFLink], glyphs: [PDFGlyph]) -> [UInt8] {
+    package static func encode(links: [PDFLink], glyphs: [PDFGlyph]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(8 + links.count * 64 + glyphs.count * 36)
         func append<Value: FixedWidthInteger>(_ value: Value) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
@@ -74,7 +82,7 @@ package enum PDFPageCoding {
     /// The links and characters in `bytes`, each box clamped into a `width` × `height` drawing;
     /// nil when anything is out of bounds (a count past its limit or past the bytes, a length
     /// past the end, a character that is not one, a coordinate that is not a number).
-    static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int) -> (links: [PDFLink], glyphs: [PDFGlyph])? {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int) -> (links: [PDFLink], glyphs: [PDFGlyph])? {
         var offset = 0
         func read<Value: FixedWidthInteger>(_: Value.Type) -> Value? {
             guard bytes.count - offset >= MemoryLayout<Value>.size else { return nil }
