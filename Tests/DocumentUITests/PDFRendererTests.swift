@@ -99,6 +99,8 @@ final class PDFRendererTests: XCTestCase {
             XCTAssertTrue(spin { if case .failed = page.state { true } else { false } }, "the item ends on its error page")
             guard case .failed(let message) = page.state else { return }
             XCTAssertTrue(message.contains("decoder stopped"), message)
+            waitUntilDrawn()
+            DesktopTest.screenshot("pdf-worker-killed")
 
             let next = PreviewPage(item: PreviewItem(url: pdfs[1]))
             gtk_stack_add_named(cast(stack), next.view, "next")
@@ -107,6 +109,8 @@ final class PDFRendererTests: XCTestCase {
             XCTAssertTrue(spin { next.state == .ready }, "the next item is shown")
             let nextRenderer = try XCTUnwrap(next.renderer as? PDFRenderer)
             XCTAssertTrue(spin { nextRenderer.isDrawn(0) }, "and its first page drawn")
+            waitUntilDrawn()
+            DesktopTest.screenshot("pdf-worker-killed-next")
             XCTAssertTrue(Set(workers.processIDs).isDisjoint(with: pids), "by a new worker")
         }
         if popplerBefore {
