@@ -6,10 +6,11 @@ import GObjectSupport
 /// PDF documents: every page in a scrolled column, the first shown as soon as it is drawn; a
 /// sidebar of page pictures (shown for documents of several pages) that scrolls to a page;
 /// zoom redraws at the new width; links go to the controller. Pages are drawn by poppler in a
-/// decoder worker (`PDFDocument`), never in this process, only those near the view: each page has its place (its size) in the
-/// column from the start, is drawn when it comes near the view and dropped when it is far
-/// from it, so a document of thousands of pages takes the memory of a few (a page drawn 900
-/// px wide is about 4.5 MB; drawing all of a 400-page document took 1.2 GB).
+/// decoder worker (`PDFDocument`), never in this process, and only those near the view: each
+/// page has its place (its size) in the column from the start, is drawn when it comes near the
+/// view and dropped when it is far from it, so a document of thousands of pages takes the
+/// memory of a few (a page drawn 900 px wide is about 4.5 MB; drawing all of a 400-page
+/// document took 1.2 GB).
 @MainActor
 public final class PDFRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.pdf]
@@ -125,7 +126,7 @@ public final class PDFRenderer: PreviewRenderer {
         var parts: (PDFDocument, RenderedPage?) { (document, first) }
     }
 
-    /// Opens the document at `url` in the PDF worker and draws its first page `firstPageWidth`
+    /// Opens the document at `url` in a decoder worker and draws its first page `firstPageWidth`
     /// pixels wide; waits on one of Dispatch's threads, never the main one.
     nonisolated static func open(_ url: URL, firstPageWidth: Int32) async -> Result<Opened, PreviewError> {
         let path = url.path
@@ -206,9 +207,10 @@ public final class PDFRenderer: PreviewRenderer {
     }
 
     /// Draws the pages near the view that are not drawn and drops the drawings of pages far
-    /// from it; when no page waits, the sidebar's pictures, one at a time. One task draws
-    /// everything, in turn, so that poppler never draws the document on two threads; a page
-    /// drawn at a width that a zoom has since changed is dropped.
+    /// from it; when no page waits, the sidebar's pictures, one at a time. One task asks for
+    /// everything, in turn, so that the pages nearest the view come first and a page scrolled
+    /// away meanwhile is not drawn at all; a page drawn at a width that a zoom has since changed
+    /// is dropped. A worker that stops ends the item (`accept`).
     private func drawNearView() {
         guard let document, !hasFailed, let near = pagesInView(margin: 1) else { return }
         let keep = pagesInView(margin: 4) ?? near
