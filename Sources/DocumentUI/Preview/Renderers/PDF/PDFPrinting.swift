@@ -41,10 +41,14 @@ final class PDFPages: PrintablePages {
         return size.width > size.height
     }
 
-    /// Draws page `index` on the printer's page. GTK asks for pages on the main thread and draws
-    /// them there: it waits for the worker's picture (a page, at most the worker's 15 s).
-    func draw(page index: Int, on context: OpaquePointer) {
-        guard document.pageSizes.indices.contains(index) else { return }
+    /// Nothing is drawn at once: every page comes from the worker (`drawLater`).
+    func draw(page index: Int, on context: OpaquePointer) {}
+
+    /// Asks the worker for page `index` at the printer's resolution on one of Dispatch's
+    /// threads, then has it drawn on the printer's page on the main thread (`finish`). The main
+    /// thread is not held meanwhile.
+    func drawLater(page index: Int, on context: OpaquePointer, finish: @escaping PageFinish) -> Bool {
+        guard document.pageSizes.indices.contains(index) else { return false }
         let (width, height) = document.pageSizes[index]
         let paperWidth = gtk_print_context_get_width(context), paperHeight = gtk_print_context_get_height(context)
         let scale = min(paperWidth / width, paperHeight / height, 1)
@@ -53,25 +57,28 @@ final class PDFPages: PrintablePages {
         let most = sqrt(Double(PDFPageCoding.pixelLimit) * width / height)
         pixels = min(pixels, most, Double(PDFPageCoding.sideLimit), Double(PDFPageCoding.sideLimit) * width / height)
         let pixelWidth = max(1, Int(pixels.rounded(.down)))
+        let page = PrintedPage(context: context)
         let document = document
-        let drawn = DrawnPage()
-        let done = DispatchSemaphore(value: 0)
         DispatchQueue.global(qos: .userInitiated).async {
-            drawn.drawing = try? document.draw(page: index, width: pixelWidth, text: false, forPrinting: true)
-            done.signal()
+            page.drawing = try? document.draw(page: index, width: pixelWidth, text: false, forPrinting: true)
+            finish {
+                guard let drawing = page.drawing, let surface = CairoSurface(showing: drawing) else { return }
+                let cr = gtk_print_context_get_cairo_context(page.context)
+                cairo_translate(cr, (paperWidth - width * scale) / 2, (paperHeight - height * scale) / 2)
+                cairo_scale(cr, width * scale / Double(drawing.width), width * scale / Double(drawing.width))
+                cairo_set_source_surface(cr, surface.pointer, 0, 0)
+                cairo_paint(cr)
+            }
         }
-        done.wait()
-        guard let drawing = drawn.drawing, let surface = CairoSurface(showing: drawing) else { return }
-        let cr = gtk_print_context_get_cairo_context(context)
-        cairo_translate(cr, (paperWidth - width * scale) / 2, (paperHeight - height * scale) / 2)
-        cairo_scale(cr, width * scale / Double(drawing.width), width * scale / Double(drawing.width))
-        cairo_set_source_surface(cr, surface.pointer, 0, 0)
-        cairo_paint(cr)
+        return true
     }
 }
 
-/// A page drawn for the printer, handed from the thread that waits for the worker to the main
-/// one: written before the semaphore is signalled, read after it is waited for.
-private final class DrawnPage: @unchecked Sendable {
+/// A page on its way to the printer: the print context GTK keeps open for it, and the worker's
+/// picture (written on the thread that waits for the worker, read on the main thread after).
+private final class PrintedPage: @unchecked Sendable {
+    let context: OpaquePointer
     var drawing: PDFPageDrawing?
+
+    init(context: OpaquePointer) { self.context = context }
 }
