@@ -71,7 +71,7 @@ let package = Package(
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CFuzzing"]
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
-        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging", "CPoppler"]),
+        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
         .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging", "CPoppler"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
     ],
