@@ -7,6 +7,11 @@ public enum ProcessTree {
     /// itself, then bubblewrap's processes above it), so that the worker is gone at once rather
     /// than when bubblewrap's death reaches it.
     public static func kill(_ root: pid_t) {
+        for pid in tree(under: root).reversed() { Foundation.kill(pid, SIGKILL) }
+    }
+
+    /// `root` and the processes under it, parents before their children.
+    public static func tree(under root: pid_t) -> [pid_t] {
         let parents = parentsByProcess()
         func depth(_ pid: pid_t) -> Int? {
             var current = pid, steps = 0
@@ -17,9 +22,17 @@ public enum ProcessTree {
             }
             return steps
         }
-        let tree = parents.keys.compactMap { pid in depth(pid).map { (pid: pid, depth: $0) } }
-        for process in tree.sorted(by: { $0.depth > $1.depth }) { Foundation.kill(process.pid, SIGKILL) }
-        if !tree.contains(where: { $0.pid == root }) { Foundation.kill(root, SIGKILL) }
+        let under = parents.keys.compactMap { pid in depth(pid).map { (pid: pid, depth: $0) } }
+        return [root] + under.filter { $0.pid != root }.sorted { $0.depth < $1.depth }.map(\.pid)
+    }
+
+    /// The files process `pid` has open, by the paths /proc gives them; empty when they cannot
+    /// be read.
+    public static func openFiles(of pid: pid_t) -> [String] {
+        let folder = "/proc/\(pid)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)
+        }
     }
 
     private static func parentsByProcess() -> [pid_t: pid_t] {

@@ -99,6 +99,22 @@ final class PDFWorkerTests: XCTestCase {
         }
     }
 
+    /// A document the previewer lets go (the user moved to the next item) is let go by the
+    /// worker too: it no longer holds the file open.
+    func testADocumentReleasedHereIsClosedInTheWorker() throws {
+        let workers = DecoderWorkerPool(count: 1, limits: PreviewWorkers.limits)
+        let url = makePDF("released.pdf", sizes: [(200, 100)])
+        var document: PDFDocument? = try PDFDocument.open(url.path, workers: workers)
+        _ = try document?.draw(page: 0, width: 200, text: false)
+        let pid = try XCTUnwrap(workers.processIDs.first, "the worker runs")
+        func workerHoldsTheFile() -> Bool {
+            ProcessTree.tree(under: pid).contains { ProcessTree.openFiles(of: $0).contains(url.path) }
+        }
+        XCTAssertTrue(workerHoldsTheFile(), "the worker keeps the document open between pages")
+        document = nil
+        XCTAssertTrue(eventually { !workerHoldsTheFile() }, "the worker let the document go")
+    }
+
     /// The worker could be made to say anything: links and characters out of bounds are refused
     /// whole, and boxes are kept inside the drawing.
     func testAPageAnswerOutOfBoundsIsRefused() {
