@@ -34,7 +34,8 @@ package final class PDFDocument: Sendable {
 
     /// A4, for a page whose size is missing or absurd.
     static let defaultSize = (width: 595.0, height: 842.0)
-    /// The largest page a PDF may declare, in points (PDF's 14,400 units, at the largest user unit it allows).
+    /// The largest page side believed, in points: far above any real page (PDF's 14,400 units,
+    /// 75 times over, for a page with a user unit).
     static let largestSide = 14_400.0 * 75
 
     /// Opens the PDF at `path` in one of the previewer's workers (`PreviewWorkers`): its page
@@ -83,7 +84,7 @@ package final class PDFDocument: Sendable {
         guard let blob = output.blob,
               let drawnWidth = output.values["width"].flatMap(Int.init), let height = output.values["height"].flatMap(Int.init),
               let stride = output.values["stride"].flatMap(Int.init), let pixelBytes = output.values["pixelBytes"].flatMap(Int.init),
-              drawnWidth == width, height > 0, height <= PDFPageCoding.sideLimit, width * height <= PDFPageCoding.pixelLimit,
+              width > 0, drawnWidth == width, height > 0, height <= PDFPageCoding.sideLimit, width * height <= PDFPageCoding.pixelLimit,
               stride >= width * 4, stride % 4 == 0, stride <= width * 4 + 64,  // bounded before it is multiplied
               pixelBytes == stride * height, pixelBytes <= blob.count,
               let (links, glyphs) = blob.withUnsafeBytes({ bytes in
