@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "CArchive"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer", "CPoppler"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer"]),
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]

@@ -251,6 +251,27 @@ done
 seed image-header animation.gif < "$here/data/samples/animation.gif"
 seed image-header samples-drawing.svg < "$here/data/samples/drawing.svg"
 
+# --- a PDF worker's page answers (PDFPageCoding: u32 count, per link 4 × f64, u32 length, URI;
+# u32 count, per character u32 scalar, 4 × f64; little-endian) ------------------------------------
+/usr/bin/python3 - "$out/pdf-answer" <<'EOF'
+import os, struct, sys
+folder = sys.argv[1]
+os.makedirs(folder, exist_ok=True)
+def answer(links, glyphs):
+    data = struct.pack("<I", len(links))
+    for box, uri in links:
+        data += struct.pack("<4dI", *box, len(uri.encode())) + uri.encode()
+    data += struct.pack("<I", len(glyphs))
+    for scalar, box in glyphs:
+        data += struct.pack("<I4d", ord(scalar), *box)
+    return data
+glyphs = [(c, (40 + 14 * i, 180, 52 + 14 * i, 204)) for i, c in enumerate("Hello, PDF")]
+open(os.path.join(folder, "link-and-text.bin"), "wb").write(answer([((0, 0, 400, 400), "https://example.org/dossier")], glyphs))
+open(os.path.join(folder, "empty.bin"), "wb").write(answer([], []))
+open(os.path.join(folder, "outside-and-wide.bin"), "wb").write(
+    answer([((-50, -1e9, 5e9, 20), "mailto:a@example.org")], [("报", (990, 1390, 1200, 1500)), ("\U0001F600", (0, 0, 0, 0))]))
+EOF
+
 # --- archives --------------------------------------------------------------------------------
 for name in bundle.zip backup.tar notes.gz data.bz2 data.xz archive.7z letter.odt; do
     fixture "$name" | seed archive "$name"

@@ -22,6 +22,7 @@ typedef struct {
 
 static struct {
     DossierPDFDocument *(*document_new_from_file)(const char *, const char *, GError **);
+    DossierPDFDocument *(*document_new_from_fd)(int, const char *, GError **);
     int (*document_get_n_pages)(DossierPDFDocument *);
     DossierPDFPage *(*document_get_page)(DossierPDFDocument *, int);
     void (*page_get_size)(DossierPDFPage *, double *, double *);
@@ -36,7 +37,7 @@ static struct {
 
 /* The table's entries in order, by their names without the "poppler_" prefix. */
 static const char *const poppler_symbols[] = {
-    "document_new_from_file", "document_get_n_pages", "document_get_page", "page_get_size", "page_render",
+    "document_new_from_file", "document_new_from_fd", "document_get_n_pages", "document_get_page", "page_get_size", "page_render",
     "page_render_for_printing", "page_get_text", "page_get_text_layout", "page_get_link_mapping",
     "page_free_link_mapping", "error_quark",
 };
@@ -65,6 +66,16 @@ DossierPDFDocument *dossier_pdf_open(const char *uri, GError **error) {
         return NULL;
     }
     return poppler.document_new_from_file(uri, NULL, error);
+}
+
+DossierPDFDocument *dossier_pdf_open_fd(int fd, GError **error) {
+    char *reason = NULL;
+    if (!dossier_pdf_load(&reason)) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "poppler-glib could not be loaded: %s", reason);
+        g_free(reason);
+        return NULL;
+    }
+    return poppler.document_new_from_fd(fd, NULL, error);
 }
 
 gboolean dossier_pdf_error_is_encrypted(const GError *error) {

@@ -125,7 +125,11 @@ public enum SampleFiles {
     /// A one-page PDF whose whole page is a link to `url`.
     public static func linkedPDF(to url: String) -> String { pdfDocument(link: url) }
 
-    static func pdfDocument(link: String? = nil) -> String {
+    /// A one-page PDF encrypted with a user password (the standard security handler, RC4 40-bit):
+    /// it cannot be opened without the password, as a reader would find it.
+    public static let encryptedPDF: String = pdfDocument(encrypted: true)
+
+    static func pdfDocument(link: String? = nil, encrypted: Bool = false) -> String {
         let annotations = link == nil ? "" : " /Annots [6 0 R]"
         var objects = [
             "<< /Type /Catalog /Pages 2 0 R >>",
@@ -137,6 +141,9 @@ public enum SampleFiles {
         if let link {
             objects.append("<< /Type /Annot /Subtype /Link /Rect [0 0 200 200] /Border [0 0 0] /A << /S /URI /URI (\(link)) >> >>")
         }
+        // An owner and a user key that the empty password does not give: a password is needed.
+        let key = String(repeating: "5A", count: 32)
+        if encrypted { objects.append("<< /Filter /Standard /V 1 /R 2 /O <\(key)> /U <\(key)> /P -44 >>") }
         var text = "%PDF-1.4\n"
         var offsets: [Int] = []
         for (index, object) in objects.enumerated() {
@@ -148,7 +155,8 @@ public enum SampleFiles {
         for offset in offsets {
             text += String(repeating: "0", count: 10 - String(offset).count) + "\(offset) 00000 n \n"
         }
-        text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        let encryption = encrypted ? " /Encrypt \(objects.count) 0 R /ID [<00112233445566778899AABBCCDDEEFF> <00112233445566778899AABBCCDDEEFF>]" : ""
+        text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R\(encryption) >>\nstartxref\n\(xref)\n%%EOF\n"
         return text
     }
 

@@ -22,7 +22,7 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         .markdown, .delimitedTable, .bookmark, .recents, .trashInfo, .mimeApps, .desktopEntry, .previewer,
         .thumbnailer, .tags, .previewRequest, .windowState, .imageHeader, .archive, .exif, .favorites, .userDirs,
-        .thumbnailText, .remoteContent,
+        .thumbnailText, .remoteContent, .pdfAnswer,
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -559,6 +559,28 @@ final class PreviewerUITests: XCTestCase {
         DesktopSession.screenshot("pdf-page-3")
     }
 
+    /// The previewer's process never loads poppler: a PDF's pages, its text and its links come
+    /// from the PDF worker (the process that shows, selected and scrolled, maps no libpoppler).
+    func testAPDFIsShownWithoutPopplerInThePreviewersProcess() throws {
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("document.pdf").path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"))
+        let page = try XCTUnwrap(DesktopSession.steadyFrame(of: "Page 1", inApp: "dossier"), "the page rests on screen")
+        DesktopSession.drag(from: (page.x + page.width / 20, page.y + page.height / 20),
+                            to: (page.x + page.width * 19 / 20, page.y + page.height / 3))
+        DesktopSession.screenshot("pdf-worker-selection")
+        var libraries = ""
+        if let maps = fopen("/proc/\(app.processIdentifier)/maps", "r") {
+            defer { fclose(maps) }
+            var line: UnsafeMutablePointer<CChar>?
+            var capacity = 0
+            defer { free(line) }
+            while getline(&line, &capacity, maps) > 0, let line { libraries += String(cString: line) }
+        }
+        XCTAssertTrue(libraries.contains("libgtk-4"), "the previewer's maps were read")
+        XCTAssertFalse(libraries.contains("libpoppler"), "poppler is mapped into the previewer's process")
+    }
+
     func testDraggingOverAPDFPageSelectsItsTextAndCtrlCCopiesIt() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip"), "xclip reads the clipboard for this test")
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("document.pdf").path])

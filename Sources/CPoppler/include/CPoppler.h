@@ -1,7 +1,8 @@
 #ifndef DOSSIER_CPOPPLER_H
 #define DOSSIER_CPOPPLER_H
 
-/* PDF documents through poppler-glib, for the PDF renderer and thumbnailer.
+/* PDF documents through poppler-glib, in the decoder worker only
+   (DocumentCore/Formats/PDF): the previewer's process never calls them.
 
    poppler-glib is not linked: with poppler itself, NSS, NSPR, lcms2 and OpenJPEG it is ten
    libraries that every start of Dossier would load (2–4 ms) to show a text file or a
@@ -27,6 +28,11 @@ gboolean dossier_pdf_load(char **error);
 /* The document at `uri` (poppler_document_new_from_file), or NULL with `error` set (also
    when poppler-glib could not be loaded). */
 DossierPDFDocument *dossier_pdf_open(const char *uri, GError **error);
+
+/* The document open at `fd` (poppler_document_new_from_fd, which takes the descriptor: pass
+   a dup of one you keep), or NULL with `error` set (also when poppler-glib could not be
+   loaded). For a decoder worker, which is given files as descriptors and may open no path. */
+DossierPDFDocument *dossier_pdf_open_fd(int fd, GError **error);
 
 /* Whether `error` (from dossier_pdf_open) says the document needs a password. */
 gboolean dossier_pdf_error_is_encrypted(const GError *error);

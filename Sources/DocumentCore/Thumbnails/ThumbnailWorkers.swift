@@ -70,7 +70,7 @@ enum ThumbnailWorkers {
         do throws(ThumbnailError) {
             switch kind {
             case "image": image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
-            case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, edge: edge)
+            case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, input: input, edge: edge)
             case "text": image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
             default: return (WorkerReply(error: "no thumbnailer \(kind)"), nil)
             }
@@ -119,4 +119,15 @@ package final class DecoderWorkerPool: Sendable {
         }
         return try workers[index].perform(operation, input: input, options: options)
     }
+
+    /// Runs `operation` on each worker that is running, one after the other (waiting for one
+    /// that is busy), and starts none: for a request that lets go of what workers keep between
+    /// requests (a PDF document left open). Failures are ignored.
+    package func performOnRunning(_ operation: String, input: Int32, options: [String: String]) {
+        for worker in workers { _ = try? worker.performIfRunning(operation, input: input, options: options) }
+    }
+
+    /// The running workers' processes (bubblewrap's, under bubblewrap): for the tests that end a
+    /// worker from outside. Waits for requests in progress.
+    package var processIDs: [pid_t] { workers.compactMap(\.processID) }
 }

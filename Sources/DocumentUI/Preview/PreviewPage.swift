@@ -110,6 +110,10 @@ final class PreviewPage {
         self.renderer = renderer
         let item = item
         renderer.setLinkHandler { [weak self] url in self?.linkHandler?(url, item) }
+        renderer.setFailureHandler { [weak self] error in
+            guard let self, self.state == .loading || self.state == .ready else { return }
+            self.fail(error.description)
+        }
         gtk_stack_add_named(OpaquePointer(view), renderer.view, "content")
         do {
             defer { PreviewPrefetch.discard(for: item.url) }  // what another renderer would have used

@@ -5,7 +5,7 @@ import Foundation
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application are still starting on the main thread,
 /// and that item's type, and the file work of its renderer (an image's reduced decode in the
-/// decoder worker, which it starts, a PDF's first page, the first part of a text), run
+/// decoder worker, which it starts, a PDF's first page in the PDF worker, the first part of a text), run
 /// meanwhile on another core. The page and
 /// its renderer take the results when they get there, for that file only and once.
 ///
@@ -81,9 +81,9 @@ enum PreviewPrefetch {
             let edge = ImageRenderer.fittingEdge(width: width, height: height, scale: scale)
             return .image(edge: edge, await ImageDecoding.decode(url.path, type: type, size: .fitting(edge)))
         }
-        // poppler, WebKitGTK and GStreamer are opened with dlopen: not while the main thread
-        // still makes its first threads (see `LibraryLoading`).
-        if type.conforms(to: .pdf) || type.conforms(to: .html) || type.conforms(to: .audio) || type.conforms(to: .movie) {
+        // WebKitGTK and GStreamer are opened with dlopen: not while the main thread still makes
+        // its first threads (see `LibraryLoading`). poppler is the PDF worker's.
+        if type.conforms(to: .html) || type.conforms(to: .audio) || type.conforms(to: .movie) {
             await LibraryLoading.allowed()
         }
         if type.conforms(to: .pdf) {

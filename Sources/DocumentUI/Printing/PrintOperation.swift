@@ -54,7 +54,20 @@ final class PrintOperation {
         connectPointerNumberSignal(raw(operation), "draw-page") { [weak self] context, page in
             MainActor.assumeIsolated {
                 guard let self, let context else { return }
-                self.pages.draw(page: self.itemPage(Int(page)), on: OpaquePointer(context))
+                let index = self.itemPage(Int(page)), operation = OperationReference(self.operation)
+                // A page drawn later: GTK keeps the page open until it is finished, from a GLib
+                // idle callback (never before this handler returns; an export waits for it in
+                // GTK's own main loop, where Swift's main queue is not drained).
+                if self.pages.drawLater(page: index, on: OpaquePointer(context), finish: { draw in
+                    MainLoopIdle.run {
+                        draw()
+                        gtk_print_operation_draw_page_finish(operation.pointer)
+                    }
+                }) {
+                    gtk_print_operation_set_defer_drawing(self.operation)
+                } else {
+                    self.pages.draw(page: index, on: OpaquePointer(context))
+                }
             }
         }
         // A landscape page (a slide) goes on the paper turned, as Evince prints it, rather
@@ -155,4 +168,11 @@ final class PrintOperation {
             throw .failed(message)
         }
     }
+}
+
+/// The operation, for the idle callback that finishes a page drawn later (GTK keeps it while it
+/// waits for the page).
+private struct OperationReference: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GtkPrintOperation>
+    init(_ pointer: UnsafeMutablePointer<GtkPrintOperation>) { self.pointer = pointer }
 }

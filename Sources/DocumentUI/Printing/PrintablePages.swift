@@ -17,6 +17,12 @@ protocol PrintablePages: AnyObject {
     func paginate(_ context: OpaquePointer) -> Int?
     /// Draws page `index` (from 0) on `context`.
     func draw(page index: Int, on context: OpaquePointer)
+    /// Starts drawing page `index` on `context` without holding the main thread (its picture
+    /// comes from a decoder worker): once ready, from any thread, it hands `finish` the drawing
+    /// to do on the main thread, after which the page is done; GTK waits for it before it takes
+    /// the next page. True when it does so; false (the default) when the page is drawn at once,
+    /// by `draw(page:on:)`.
+    func drawLater(page index: Int, on context: OpaquePointer, finish: @escaping PageFinish) -> Bool
     /// Whether page `index` is wider than it is high, and so goes on the paper turned.
     func isLandscape(page index: Int) -> Bool
 }
@@ -24,7 +30,12 @@ protocol PrintablePages: AnyObject {
 extension PrintablePages {
     func paginate(_ context: OpaquePointer) -> Int? { pageCount ?? 0 }
     func isLandscape(page index: Int) -> Bool { false }
+    func drawLater(page index: Int, on context: OpaquePointer, finish: @escaping PageFinish) -> Bool { false }
 }
+
+/// How a page drawn later is finished: called from any thread with the drawing to do on the
+/// main thread (from GLib's main loop, which also runs while GTK waits in a loop of its own).
+typealias PageFinish = @Sendable (_ draw: @escaping @MainActor () -> Void) -> Void
 
 /// A renderer whose items can be printed: Print… (and Ctrl+P in the previewer) is offered for
 /// the types it shows. Printing reads the file again, off the main thread, rather than taking

@@ -28,6 +28,27 @@ final class CairoSurface: @unchecked Sendable {
         self.height = height
     }
 
+    /// A surface over a page a decoder worker drew (`PDFPageDrawing`), straight on the worker's
+    /// sealed memfd, mapped read-only and never copied: the surface keeps the blob. Only shown,
+    /// never drawn on (`withPixels` is not for it). Nil when cairo cannot take the layout.
+    init?(showing drawing: PDFPageDrawing) {
+        guard let base = drawing.blob.baseAddress,
+              let surface = cairo_image_surface_create_for_data(
+                  UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                  Int32(drawing.width), Int32(drawing.height), Int32(drawing.stride)) else { return nil }
+        let blob = Unmanaged.passRetained(drawing.blob).toOpaque()
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+              cairo_surface_set_user_data(surface, blobKey, blob, { Unmanaged<SealedBlob>.fromOpaque($0!).release() })
+                == CAIRO_STATUS_SUCCESS else {
+            Unmanaged<SealedBlob>.fromOpaque(blob).release()
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        pointer = surface
+        width = Int32(drawing.width)
+        height = Int32(drawing.height)
+    }
+
     deinit { cairo_surface_destroy(pointer) }
 
     /// The surface's pixels, `stride` bytes a row, to fill before it is handed on.

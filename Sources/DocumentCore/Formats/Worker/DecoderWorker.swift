@@ -115,11 +115,27 @@ public final class DecoderWorker: @unchecked Sendable {
         }
     }
 
+    /// The running worker's process (bubblewrap's, under bubblewrap), or nil when none runs: for
+    /// the tests that end a worker from outside, as the kernel's OOM killer would. Waits for a
+    /// request in progress.
+    package var processID: pid_t? { state.withLock { $0?.pid } }
+
     /// Runs `operation` on the file open at `input` (read-only; the caller keeps it), with
     /// `options`; blocks until the worker answers, dies or times out. Not on the main thread.
     public func perform(_ operation: String, input: Int32, options: [String: String] = [:]) throws(Failure) -> Output {
         try state.withLock { running in
             Result { () throws(Failure) -> Output in try exchange(operation, input: input, options: options, running: &running) }
+        }.get()
+    }
+
+    /// Runs `operation` as `perform` does when the worker is running; nil, and no worker started,
+    /// when it is not.
+    public func performIfRunning(_ operation: String, input: Int32, options: [String: String] = [:]) throws(Failure) -> Output? {
+        try state.withLock { running in
+            Result { () throws(Failure) -> Output? in
+                guard running != nil else { return nil }
+                return try exchange(operation, input: input, options: options, running: &running)
+            }
         }.get()
     }
 
@@ -234,7 +250,8 @@ public final class DecoderWorker: @unchecked Sendable {
         let caller = ProcessInfo.processInfo.environment
         // The user's language, so that the decoders' messages are in it; a library chosen
         // for the tests (a missing one must end on an error page).
-        for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "DOSSIER_ARCHIVE_LIBRARY"] {
+        for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "DOSSIER_ARCHIVE_LIBRARY",
+                     "DOSSIER_POPPLER_LIBRARY"] {
             if let value = caller[name] { environment.append(name + "=" + value) }
         }
         if let lang = caller["LANG"] { environment[1] = "LANG=" + lang }

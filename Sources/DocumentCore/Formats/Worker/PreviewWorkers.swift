@@ -1,6 +1,6 @@
 import Foundation
 
-/// The previewer's decoder workers, shared by images and archives (fonts have a worker of
+/// The previewer's decoder workers, shared by images, archives and PDFs (fonts have a worker of
 /// their own behind their queue, `FontSpecimenRequest`). Apart from the thumbnailers' pool, so
 /// that a preview never waits behind a folder of thumbnails: two at most, each started at its
 /// first request and kept, the second only when two requests overlap (an item still loading

@@ -63,10 +63,12 @@ public enum DecoderWorkerService {
 struct WorkerDecoders {
     let testFormats: Bool
 
-    /// Loads, before the lock-down, what the decoders open later: GdkPixbuf's loader list, libarchive.
+    /// Loads, before the lock-down, what the decoders open later: GdkPixbuf's loader list,
+    /// libarchive, poppler-glib.
     func prepare() {
         g_slist_free(gdk_pixbuf_get_formats())
         ArchiveWorkers.prepare()
+        PopplerDocument.prepare()
     }
 
     func perform(_ request: WorkerRequest, input: Int32) -> (WorkerReply, Int32?) {
@@ -87,6 +89,8 @@ struct WorkerDecoders {
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
         case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)
         case ArchiveWorkers.listOperation, ArchiveWorkers.extractOperation: return ArchiveWorkers.perform(request.operation, input: input, options: request.options)
+        case PDFSession.openOperation, PDFSession.pageOperation, PDFSession.closeOperation:
+            return PDFSession.perform(request.operation, input: input, options: request.options)
         default:
             if testFormats, let reply = WorkerTestFormats.perform(request) { return (reply, nil) }
             return (WorkerReply(error: "unknown operation \(request.operation)"), nil)

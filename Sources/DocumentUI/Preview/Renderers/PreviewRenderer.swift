@@ -30,12 +30,17 @@ public protocol PreviewRenderer: AnyObject {
     /// Where the renderer sends links the user activates in the item (PDF, HTML, Markdown):
     /// the controller asks its delegate, then opens them in the default application.
     func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void)
+
+    /// Where the renderer reports that the item can no longer be shown after it loaded (the
+    /// decoder worker drawing a PDF's pages stopped): the page then shows its error page.
+    func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void)
 }
 
 extension PreviewRenderer {
     public func zoom(_ change: ZoomChange) {}
     public func copy() -> Bool { false }
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) {}
+    public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) {}
 }
 
 public enum ZoomChange: Sendable {

@@ -9,6 +9,7 @@ import Foundation
 public class ConvertedRenderer {
     public let view: Widget
     private var inner: (any PreviewRenderer)?
+    private var failureHandler: (@MainActor (PreviewError) -> Void)?
 
     public init() {
         view = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
@@ -23,6 +24,7 @@ public class ConvertedRenderer {
         default: TextRenderer()
         }
         inner = renderer
+        if let failureHandler { renderer.setFailureHandler(failureHandler) }
         gtk_widget_set_vexpand(renderer.view, 1)
         gtk_box_append(cast(view), renderer.view)
         try await renderer.load(PreviewItem(url: file, title: item.displayTitle), type: type)
@@ -30,6 +32,7 @@ public class ConvertedRenderer {
 
     public func zoom(_ change: ZoomChange) { inner?.zoom(change) }
     public func copy() -> Bool { inner?.copy() ?? false }
+    public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
 }
 
 /// An item shown through an installed `.previewer` (see `ExternalPreviewer`).

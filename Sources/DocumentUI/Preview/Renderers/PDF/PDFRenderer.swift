@@ -1,16 +1,16 @@
 import CGtk
-import CPoppler
 import DocumentCore
 import Foundation
 import GObjectSupport
 
 /// PDF documents: every page in a scrolled column, the first shown as soon as it is drawn; a
 /// sidebar of page pictures (shown for documents of several pages) that scrolls to a page;
-/// zoom redraws at the new width; links go to the controller. Pages are drawn by poppler off
-/// the main thread, only those near the view: each page has its place (its size) in the
-/// column from the start, is drawn when it comes near the view and dropped when it is far
-/// from it, so a document of thousands of pages takes the memory of a few (a page drawn 900
-/// px wide is about 4.5 MB; drawing all of a 400-page document took 1.2 GB).
+/// zoom redraws at the new width; links go to the controller. Pages are drawn by poppler in a
+/// decoder worker (`PDFDocument`), never in this process, and only those near the view: each
+/// page has its place (its size) in the column from the start, is drawn when it comes near the
+/// view and dropped when it is far from it, so a document of thousands of pages takes the
+/// memory of a few (a page drawn 900 px wide is about 4.5 MB; drawing all of a 400-page
+/// document took 1.2 GB).
 @MainActor
 public final class PDFRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.pdf]
@@ -31,7 +31,7 @@ public final class PDFRenderer: PreviewRenderer {
     /// The sidebar's pictures drawn so far (in page order).
     private var thumbnailCount = 0
     private var pageWidth: Int32 = 900
-    private var document: PopplerDocumentReference?
+    private var document: PDFDocument?
     /// The number of pages, and whether page `index` is drawn now (for tests).
     var pageCount: Int { slots.count }
     func isDrawn(_ index: Int) -> Bool { drawn[index] != nil }
@@ -40,12 +40,16 @@ public final class PDFRenderer: PreviewRenderer {
     /// page near the view is drawn (for tests).
     var isDrawingPages: Bool { !queued.isEmpty || pageBeingDrawn != nil }
 
-    /// The one task that draws: poppler draws a document on one thread at a time.
+    /// The one task that draws: the worker draws one page at a time, and the nearest first.
     private var drawing: Task<Void, Never>?
     private var item: PreviewItem?
     private var linkHandler: (@MainActor (URL) -> Void)?
+    private var failureHandler: (@MainActor (PreviewError) -> Void)?
+    /// Set once the document can no longer be drawn (its worker stopped): nothing more is asked.
+    private var hasFailed = false
 
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
+    public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
 
     public init() {
         column = gtk_box_new(GTK_ORIENTATION_VERTICAL, Self.pageSpacing)
@@ -95,9 +99,10 @@ public final class PDFRenderer: PreviewRenderer {
         } else {
             opened = await Self.open(item.url, firstPageWidth: width)
         }
-        let (document, count, first, sizes) = try opened.get().parts
+        let (document, first) = try opened.get().parts
         self.document = document
-        pageSizes = sizes
+        pageSizes = document.pageSizes
+        let count = pageSizes.count
         setAccessibleName(scrolled, tr("PDF document %s, %s pages", item.displayTitle, String(count)))
         gtk_widget_set_visible(pagesButton, count > 1 ? 1 : 0)
         // Shown with the first page, not sliding in over the frames after it.
@@ -114,61 +119,31 @@ public final class PDFRenderer: PreviewRenderer {
         drawNearView()
     }
 
-    /// A document opened, with its number of pages and its first page drawn.
+    /// A document opened (its pages' sizes), with its first page drawn.
     struct Opened: Sendable {
-        let document: PopplerDocumentReference
-        let count: Int
+        let document: PDFDocument
         let first: RenderedPage?
-        /// Every page's size in points.
-        let sizes: [(width: Double, height: Double)]
-        var parts: (PopplerDocumentReference, Int, RenderedPage?, [(width: Double, height: Double)]) {
-            (document, count, first, sizes)
-        }
+        var parts: (PDFDocument, RenderedPage?) { (document, first) }
     }
 
-    /// Opens the document at `url` and draws its first page `firstPageWidth` pixels wide, off
-    /// the main thread.
+    /// Opens the document at `url` in a decoder worker and draws its first page `firstPageWidth`
+    /// pixels wide; waits on one of Dispatch's threads, never the main one.
     nonisolated static func open(_ url: URL, firstPageWidth: Int32) async -> Result<Opened, PreviewError> {
-        let document: PopplerDocumentReference
-        switch await openDocument(url) {
-        case .failure(let error): return .failure(error)
-        case .success(let opened): document = opened
+        let path = url.path
+        return await blockingWork { () -> Result<Opened, PreviewError> in
+            do throws(PDFError) {
+                let document = try PDFDocument.open(path)
+                let first: RenderedPage?
+                do throws(PDFError) {
+                    first = try rendered(document.draw(page: 0, width: Int(firstPageWidth), text: true))
+                } catch where !error.endsTheDocument {
+                    first = nil  // a bad first page is left blank, as any other
+                }
+                return .success(Opened(document: document, first: first))
+            } catch {
+                return .failure(PreviewError(error.description))
+            }
         }
-        let count = Int(dossier_pdf_page_count(document.pointer))
-        guard count > 0 else { return .failure(PreviewError(tr("The document has no pages."))) }
-        let first = await draw(document, page: 0, width: firstPageWidth)
-        let sizes = await Task.detached { () -> [(width: Double, height: Double)] in
-            (0..<count).map { index in
-                guard let page = dossier_pdf_get_page(document.pointer, Int32(index)) else { return (595, 842) }
-                defer { g_object_unref(raw(page)) }
-                var width = 0.0, height = 0.0
-                dossier_pdf_page_size(page, &width, &height)
-                return width > 0 && height > 0 ? (width, height) : (595, 842)
-            }
-        }.value
-        return .success(Opened(document: document, count: count, first: first, sizes: sizes))
-    }
-
-    /// Opens the document at `url` with poppler, off the main thread (the renderer and printing
-    /// both open documents so).
-    nonisolated static func openDocument(_ url: URL) async -> Result<PopplerDocumentReference, PreviewError> {
-        let uri = url.absoluteString
-        return await Task.detached { () -> Result<PopplerDocumentReference, PreviewError> in
-            var missing: UnsafeMutablePointer<CChar>?
-            guard dossier_pdf_load(&missing) != 0 else {
-                defer { g_free(missing) }
-                return .failure(PreviewError(tr("PDF documents cannot be shown: poppler could not be loaded (%s).", missing.map { String(cString: $0) } ?? "")))
-            }
-            var error: UnsafeMutablePointer<GError>?
-            guard let document = dossier_pdf_open(uri, &error) else {
-                let encrypted = dossier_pdf_error_is_encrypted(error) != 0
-                let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-                if let error { g_error_free(error) }
-                return .failure(PreviewError(encrypted ? tr("The document is protected by a password.")
-                                                       : tr("The PDF could not be read: %s", reason)))
-            }
-            return .success(PopplerDocumentReference(document))
-        }.value
     }
 
     /// A page width that fits the window, leaving room for the margins and the scroll bar.
@@ -232,11 +207,12 @@ public final class PDFRenderer: PreviewRenderer {
     }
 
     /// Draws the pages near the view that are not drawn and drops the drawings of pages far
-    /// from it; when no page waits, the sidebar's pictures, one at a time. One task draws
-    /// everything, in turn, so that poppler never draws the document on two threads; a page
-    /// drawn at a width that a zoom has since changed is dropped.
+    /// from it; when no page waits, the sidebar's pictures, one at a time. One task asks for
+    /// everything, in turn, so that the pages nearest the view come first and a page scrolled
+    /// away meanwhile is not drawn at all; a page drawn at a width that a zoom has since changed
+    /// is dropped. A worker that stops ends the item (`accept`).
     private func drawNearView() {
-        guard let document, let near = pagesInView(margin: 1) else { return }
+        guard let document, !hasFailed, let near = pagesInView(margin: 1) else { return }
         let keep = pagesInView(margin: 4) ?? near
         for (page, view) in drawn where !keep.contains(page) {
             gtk_box_remove(cast(slots[page]), view)
@@ -245,19 +221,22 @@ public final class PDFRenderer: PreviewRenderer {
         }
         queued = near.filter { drawn[$0] == nil }
         guard drawing == nil else { return }
-        // The renderer is not held while poppler draws: one dropped meanwhile (the previewer
-        // moved on) ends the task, through its deinit or here.
+        // The renderer is not held while the worker draws: one dropped meanwhile (the previewer
+        // moved on) ends the task, through its deinit or here, and lets the document go.
         drawing = Task { @MainActor [weak self] in
             while !Task.isCancelled, let work = self?.nextDrawing() {
                 switch work {
                 case .page(let page, let width):
-                    let bytes = await Self.draw(document, page: page, width: width)
-                    guard let self, self.pageWidth == width, self.drawn[page] == nil,
+                    let drawn = await Self.draw(document, page: page, width: width)
+                    guard let self, self.accept(drawn) else { return }
+                    guard self.pageWidth == width, self.drawn[page] == nil,
                           self.pagesInView(margin: 4)?.contains(page) == true else { continue }
-                    self.append(bytes, page: page)
+                    self.append(try? drawn.get(), page: page)
                 case .thumbnail(let page):
-                    guard let small = await Self.draw(document, page: page, width: PageSidebar.thumbnailWidth) else { continue }
-                    self?.sidebar.add(small, page: page)
+                    let small = await Self.draw(document, page: page, width: PageSidebar.thumbnailWidth)
+                    guard let self, self.accept(small) else { return }
+                    guard let picture = try? small.get() else { continue }
+                    self.sidebar.add(picture, page: page)
                 }
             }
         }
@@ -285,55 +264,32 @@ public final class PDFRenderer: PreviewRenderer {
         return nil
     }
 
-    /// One page drawn on white at `width` pixels, as BGRA bytes for a texture.
-    nonisolated static func draw(_ document: PopplerDocumentReference, page index: Int, width: Int32) async -> RenderedPage? {
-        await Task.detached {
-            guard let page = dossier_pdf_get_page(document.pointer, Int32(index)) else { return nil }
-            defer { g_object_unref(raw(page)) }
-            var pageWidth = 0.0, pageHeight = 0.0
-            dossier_pdf_page_size(page, &pageWidth, &pageHeight)
-            guard pageWidth > 0, pageHeight > 0 else { return nil }
-            let scale = Double(width) / pageWidth
-            let height = Int32((pageHeight * scale).rounded())
-            guard let drawing = CairoSurface(width: width, height: height) else { return nil }
-            let surface = drawing.pointer
-            let context = cairo_create(surface)
-            cairo_set_source_rgb(context, 1, 1, 1)
-            cairo_paint(context)
-            cairo_scale(context, scale, scale)
-            dossier_pdf_page_render(page, context)
-            cairo_destroy(context)
-            cairo_surface_flush(surface)
-            var rects = [Double](repeating: 0, count: 4 * 64)
-            var uris = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 64)
-            let count = Int(dossier_pdf_page_uri_links(page, scale, &rects, &uris, 64))
-            let links = (0..<count).compactMap { index -> PageLink? in
-                defer { g_free(uris[index]) }
-                guard let text = uris[index].map({ String(cString: $0) }), let url = URL(string: text) else { return nil }
-                return PageLink(x1: rects[index * 4], y1: rects[index * 4 + 1], x2: rects[index * 4 + 2], y2: rects[index * 4 + 3], url: url)
-            }
-            return RenderedPage(surface: drawing, links: links,
-                                glyphs: width > PageSidebar.thumbnailWidth ? glyphs(of: page, scale: scale) : [])
-        }.value
+    /// False, and the item ends on its error page, when the document can no longer be drawn
+    /// (its worker stopped, or none starts); a bad page alone is left blank.
+    private func accept(_ result: Result<RenderedPage?, PDFError>) -> Bool {
+        guard case .failure(let error) = result, error.endsTheDocument else { return true }
+        hasFailed = true
+        queued = []
+        pageBeingDrawn = nil
+        drawing = nil
+        failureHandler?(PreviewError(error.description))
+        return false
     }
 
-    /// The page's characters and where they are, in pixels of a drawing at `scale` (poppler's
-    /// text layout has one rectangle per character, top-left origin).
-    nonisolated static func glyphs(of page: OpaquePointer, scale: Double) -> [PageGlyph] {
-        var rectangles: UnsafeMutablePointer<DossierPDFRectangle>?
-        var count: guint = 0
-        guard dossier_pdf_page_text_layout(page, &rectangles, &count) != 0, let rectangles,
-              let text = dossier_pdf_page_text(page) else { return [] }
-        defer {
-            g_free(rectangles)
-            g_free(text)
+    /// One page drawn on white at `width` pixels by the worker (its characters with it, for a
+    /// page of the column), waited for on one of Dispatch's threads.
+    nonisolated static func draw(_ document: PDFDocument, page index: Int, width: Int32) async -> Result<RenderedPage?, PDFError> {
+        await blockingWork {
+            Result { () throws(PDFError) -> RenderedPage? in
+                try rendered(document.draw(page: index, width: Int(width), text: width > PageSidebar.thumbnailWidth))
+            }
         }
-        let scalars = Array(String(cString: text).unicodeScalars)
-        return (0..<min(Int(count), scalars.count)).map { index in
-            let rectangle = rectangles[index]
-            return PageGlyph(scalar: scalars[index], x1: rectangle.x1 * scale, y1: rectangle.y1 * scale,
-                             x2: rectangle.x2 * scale, y2: rectangle.y2 * scale)
-        }
+    }
+
+    /// A worker's drawing as a surface to show, over the worker's memfd.
+    nonisolated static func rendered(_ drawing: PDFPageDrawing) -> RenderedPage? {
+        guard let surface = CairoSurface(showing: drawing) else { return nil }
+        return RenderedPage(surface: surface, links: drawing.links, glyphs: drawing.glyphs)
     }
 
     public func copy() -> Bool {
@@ -350,8 +306,9 @@ public final class PDFRenderer: PreviewRenderer {
         if !rendered.links.isEmpty {
             onClick(picture) { [weak self] x, y in
                 // The picture is drawn at its natural size, centred in the column.
-                guard let link = rendered.links.first(where: { x >= $0.x1 && x <= $0.x2 && y >= $0.y1 && y <= $0.y2 }) else { return }
-                self?.linkHandler?(link.url)
+                guard let link = rendered.links.first(where: { x >= $0.x1 && x <= $0.x2 && y >= $0.y1 && y <= $0.y2 }),
+                      let url = link.url else { return }
+                self?.linkHandler?(url)
             }
         }
         // Dragging on one page selects its text and clears the others'.
@@ -366,7 +323,7 @@ public final class PDFRenderer: PreviewRenderer {
     }
 
     public func zoom(_ change: ZoomChange) {
-        guard document != nil else { return }
+        guard document != nil, !hasFailed else { return }
         switch change {
         case .zoomIn: pageWidth = min(pageWidth * 5 / 4, 3000)
         case .zoomOut: pageWidth = max(pageWidth * 4 / 5, 200)
@@ -381,22 +338,9 @@ public final class PDFRenderer: PreviewRenderer {
     }
 }
 
-/// A page's pixels (and its links) on their way from the drawing thread to the main one.
+/// A page's pixels (and its links and characters) on their way from the worker to the main thread.
 struct RenderedPage: Sendable {
     let surface: CairoSurface
-    let links: [PageLink]
-    let glyphs: [PageGlyph]
-}
-
-/// A link on a page, in the page picture's pixels.
-struct PageLink: Sendable {
-    let x1: Double, y1: Double, x2: Double, y2: Double
-    let url: URL
-}
-
-/// A poppler document used from one drawing thread at a time.
-final class PopplerDocumentReference: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { g_object_unref(raw(pointer)) }
+    let links: [PDFLink]
+    let glyphs: [PDFGlyph]
 }

@@ -3,14 +3,8 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 
-/// A character of a page's text and where it is drawn, in the page picture's pixels.
-struct PageGlyph: Sendable {
-    let scalar: Unicode.Scalar
-    let x1: Double, y1: Double, x2: Double, y2: Double
-}
-
 /// Text selection on one drawn page: dragging across the page selects the characters whose
-/// middle lies in the dragged rectangle (the text layout comes with the page from poppler, so
+/// middle lies in the dragged rectangle (the text layout comes with the page from the worker, so
 /// nothing touches the document on the main thread); they are highlighted, and `text` is what
 /// Ctrl+C copies.
 @MainActor
@@ -18,12 +12,12 @@ final class PageSelection {
     /// The page picture with the highlight drawn over it.
     let view: Widget
     private let highlight: Widget
-    private let glyphs: [PageGlyph]
+    private let glyphs: [PDFGlyph]
     private var selected: [Int] = []
     private var start: (x: Double, y: Double) = (0, 0)
     var didChange: (() -> Void)?
 
-    init(picture: Widget, glyphs: [PageGlyph]) {
+    init(picture: Widget, glyphs: [PDFGlyph]) {
         self.glyphs = glyphs
         highlight = gtk_drawing_area_new()
         gtk_widget_set_can_target(highlight, 0)

@@ -1,0 +1,120 @@
+import CImaging
+import CSandbox
+import Foundation
+
+/// The worker's side of `PDFDocument`: a PDF kept open in poppler across requests, so that each
+/// page drawn as it comes into view does not parse the document again. A request names its
+/// session and brings the file (an open descriptor) every time: a worker that does not hold that
+/// session (a new one, after a crash; one that let it go for another document) opens it again.
+/// At most two documents stay open in a worker (the previewer's and a printout's); `pdf.close`
+/// lets one go.
+enum PDFSession {
+    /// The operations' names on the worker's socket.
+    static let openOperation = "pdf.open"
+    static let pageOperation = "pdf.page"
+    static let closeOperation = "pdf.close"
+    /// The most pages a document may have (their sizes come back as 16 bytes each).
+    static let pageLimit = 200_000
+    /// The most documents a worker keeps open.
+    static let openLimit = 2
+
+    // The worker serves one request at a time, on one thread.
+    nonisolated(unsafe) private static var documents: [(session: String, document: PopplerDocument)] = []
+
+    static func perform(_ operation: String, input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
+        do throws(PDFError) {
+            guard let session = options["session"], !session.isEmpty else { throw .unreadable("a request without its session") }
+            switch operation {
+            case openOperation:
+                return try sizes(of: document(session, input: input))
+            case pageOperation:
+                guard let index = options["page"].flatMap(Int.init), let width = options["width"].flatMap(Int.init) else {
+                    throw .unreadable("a page request without its page or width")
+                }
+                return try draw(document(session, input: input), page: index, width: width,
+                                text: options["text"] == "1", forPrinting: options["print"] == "1")
+            case closeOperation:
+                documents.removeAll { $0.session == session }
+                return (WorkerReply(), nil)
+            default:
+                throw .unreadable("unknown operation \(operation)")
+            }
+        } catch {
+            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
+            return (WorkerReply(error: encoded ?? error.description), nil)
+        }
+    }
+
+    /// The session's document, opened from `input` when this worker does not hold it.
+    private static func document(_ session: String, input: Int32) throws(PDFError) -> PopplerDocument {
+        if let open = documents.first(where: { $0.session == session }) { return open.document }
+        let document = try PopplerDocument(input: input)
+        guard document.pageCount > 0 else { throw .noPages }
+        documents.removeAll { $0.session == session }
+        documents.append((session, document))
+        if documents.count > openLimit { documents.removeFirst(documents.count - openLimit) }
+        return document
+    }
+
+    /// The number of pages, and every page's size in points (two f64 each) in a sealed memfd.
+    private static func sizes(of document: PopplerDocument) throws(PDFError) -> (WorkerReply, Int32?) {
+        let count = min(document.pageCount, pageLimit)
+        var sizes = [Double]()
+        sizes.reserveCapacity(count * 2)
+        for index in 0..<count {
+            let size = document.size(ofPage: index) ?? (0, 0)
+            sizes += [size.width, size.height]
+        }
+        let fd = sizes.withUnsafeBytes { SealedBlob.seal($0, name: "dossier-pdf-sizes") }
+        guard let fd else { throw .unreadable(tr("out of memory")) }
+        return (WorkerReply(values: ["pages": String(count)]), fd)
+    }
+
+    /// Page `index` drawn on white `width` pixels wide, its links and (with `text`) its
+    /// characters' boxes, all in one sealed memfd (`PDFPageCoding`).
+    private static func draw(_ document: PopplerDocument, page index: Int, width: Int, text: Bool,
+                             forPrinting: Bool) throws(PDFError) -> (WorkerReply, Int32?) {
+        guard index >= 0, index < document.pageCount, let size = document.size(ofPage: index) else { throw .pageNotDrawn(index) }
+        let scale = Double(width) / size.width
+        let height = Int((size.height * scale).rounded())
+        guard width > 0, width <= PDFPageCoding.sideLimit, height > 0, height <= PDFPageCoding.sideLimit,
+              width * height <= PDFPageCoding.pixelLimit else { throw .pageNotDrawn(index) }
+        return try document.withPage(index) { page throws(PDFError) -> (WorkerReply, Int32?) in
+            guard let page else { throw .pageNotDrawn(index) }
+            let trailer = PDFPageCoding.encode(
+                links: forPrinting ? [] : PopplerDocument.links(of: page, scale: scale, limit: PDFPageCoding.linkLimit),
+                glyphs: text ? PopplerDocument.glyphs(of: page, scale: scale, limit: PDFPageCoding.glyphLimit) : [])
+            let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+            let pixelBytes = stride * height
+            let total = pixelBytes + trailer.count
+            let fd = dossier_memfd_create("dossier-pdf-page", UInt64(total))
+            guard fd >= 0 else { throw .unreadable(tr("out of memory")) }
+            // Drawn straight into the memfd, which is unmapped before it is sealed (a writable
+            // mapping would keep the seal from being set).
+            guard let mapping = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED else {
+                close(fd)
+                throw .unreadable(tr("out of memory"))
+            }
+            let pixels = mapping.assumingMemoryBound(to: UInt8.self)
+            let surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+            let context = cairo_create(surface)
+            cairo_set_source_rgb(context, 1, 1, 1)
+            cairo_paint(context)
+            cairo_scale(context, scale, scale)
+            PopplerDocument.draw(page, on: context!, forPrinting: forPrinting)
+            cairo_destroy(context)
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
+            trailer.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { (mapping + pixelBytes).copyMemory(from: base, byteCount: bytes.count) }
+            }
+            munmap(mapping, total)
+            guard dossier_memfd_seal(fd) == 0 else {
+                close(fd)
+                throw .unreadable("cannot seal the page")
+            }
+            return (WorkerReply(values: ["width": String(width), "height": String(height), "stride": String(stride),
+                                         "pixelBytes": String(pixelBytes)]), fd)
+        }
+    }
+}
