@@ -23,7 +23,8 @@ public final class MediaRenderer: PreviewRenderer {
 
     public let view: Widget
     private let content: Widget
-    private let controls: Widget
+    /// The playback controls: insensitive until the stream is prepared.
+    let controls: Widget
     private let problem: Widget
     private var stream: ObjectReference?
     /// An audio page's wait for its stream, after the page is shown.
