@@ -11,9 +11,10 @@ import GObjectSupport
 /// What the file holds is found by GStreamer's discoverer in a decoder worker
 /// (`MediaInspection`), so a damaged file or a format with no decoder ends on the error page
 /// and the cover art is decoded there too. Meanwhile GStreamer is loaded in this process, off
-/// the main thread, and the stream opened. An audio page shows once the worker has answered,
-/// its controls waiting for the stream to be ready; a video page once its stream is ready (the
-/// first frame is its content). An error the stream reports later shows under the controls.
+/// the main thread. An audio page shows once the worker has answered, then opens its stream,
+/// its controls waiting for the stream to be ready; a video opens its stream while the worker
+/// inspects, and its page shows once the stream is ready (the first frame is its content). An
+/// error the stream reports later shows under the controls.
 /// Nothing plays by itself, and playback pauses when the page is hidden.
 @MainActor
 public final class MediaRenderer: PreviewRenderer {
@@ -56,61 +57,89 @@ public final class MediaRenderer: PreviewRenderer {
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
-        async let inspected = Self.inspect(item.url)
         // GtkMediaFile needs GStreamer in this process: loaded off the main thread while the
-        // worker inspects the file (GTK's media module then finds it loaded), and the stream
-        // opens while the worker still inspects. A file the worker refuses ends on the error
-        // page all the same.
-        do { try await MediaPlayback.loadInBackground() } catch { throw PreviewError(error.description) }
-        guard let file = gtk_media_file_new_for_filename(item.url.path) else {
-            throw PreviewError(tr("The media file could not be opened."))
-        }
-        let stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
-        self.stream = stream
-        showLaterErrors(of: stream)
+        // worker inspects the file (GTK's media module then finds it loaded).
+        let loading = Task { await Self.loadGStreamer() }
+        async let inspected = Self.inspect(item.url)
+        // A video's stream opens while the worker still inspects: its first frame is the page's
+        // content. An audio page shows once the worker has answered; its stream opens after.
+        var early: ObjectReference?
+        if type.conforms(to: .movie) { early = try await openStream(item.url.path, after: loading) }
         let details: MediaDetails
         do {
             details = try await inspected.get()
-            if details.hasVideo { try await Self.waitUntilPrepared(stream) }
         } catch {
-            // The stream's pipeline and its threads go now, not with the page.
-            gtk_media_file_clear(stream.cast())
-            self.stream = nil
-            throw (error as? MediaError).map { PreviewError($0.description) } ?? error
+            closeStream()
+            throw PreviewError(error.description)
         }
-        gtk_media_controls_set_media_stream(cast(controls), file)
-
-        if details.hasVideo {
-            // Frames made smaller bilinearly: GTK 4.8's cairo renderer takes 35 ms a 1080p frame.
-            let frames = dossier_video_paintable_new(OpaquePointer(file))!
-            let picture = gtk_picture_new_for_paintable(frames)!
-            g_object_unref(raw(frames))
-            gtk_picture_set_can_shrink(cast(picture), 1)
-            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
-            gtk_widget_set_vexpand(picture, 1)
-            gtk_box_append(cast(content), picture)
-            setAccessibleName(picture, tr("Video %s", item.displayTitle))
-        } else {
-            showAudio(details, type: type, title: item.displayTitle)
-            enableControlsWhenPrepared(stream)
-        }
-        setAccessibleName(view, details.hasVideo ? tr("Video %s", item.displayTitle) : tr("Audio %s", item.displayTitle))
         setAccessibleName(controls, tr("Playback controls"))
+        guard details.hasVideo else {
+            showAudio(details, type: type, title: item.displayTitle)
+            setAccessibleName(view, tr("Audio %s", item.displayTitle))
+            prepareAfterShowing(item.url.path, opened: early, after: loading)
+            return
+        }
+        let stream: ObjectReference
+        do {
+            if let early { stream = early } else { stream = try await openStream(item.url.path, after: loading) }
+            try await Self.waitUntilPrepared(stream)
+        } catch {
+            closeStream()
+            throw error
+        }
+        // Frames made smaller bilinearly: GTK 4.8's cairo renderer takes 35 ms a 1080p frame.
+        let frames = dossier_video_paintable_new(OpaquePointer(stream.pointer))!
+        let picture = gtk_picture_new_for_paintable(frames)!
+        g_object_unref(raw(frames))
+        gtk_picture_set_can_shrink(cast(picture), 1)
+        gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
+        gtk_widget_set_vexpand(picture, 1)
+        gtk_box_append(cast(content), picture)
+        setAccessibleName(picture, tr("Video %s", item.displayTitle))
+        setAccessibleName(view, tr("Video %s", item.displayTitle))
+    }
+
+    /// GStreamer loaded in this process, or why not.
+    private nonisolated static func loadGStreamer() async -> Result<Void, MediaError> {
+        do { try await MediaPlayback.loadInBackground() } catch { return .failure(error) }
+        return .success(())
+    }
+
+    /// The file's stream, once GStreamer is loaded, given to the controls.
+    private func openStream(_ path: String, after loading: Task<Result<Void, MediaError>, Never>) async throws(PreviewError) -> ObjectReference {
+        if case .failure(let error) = await loading.value { throw PreviewError(error.description) }
+        guard let file = gtk_media_file_new_for_filename(path) else { throw PreviewError(tr("The media file could not be opened.")) }
+        let stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
+        self.stream = stream
+        showLaterErrors(of: stream)
+        gtk_media_controls_set_media_stream(cast(controls), file)
+        return stream
+    }
+
+    /// Lets the stream's pipeline and its threads go now, not with the page.
+    private func closeStream() {
+        guard let stream else { return }
+        gtk_media_controls_set_media_stream(cast(controls), nil)
+        gtk_media_file_clear(stream.cast())
+        self.stream = nil
     }
 
     /// The audio page is shown before GtkMediaFile's pipeline has prerolled (80-90 ms on a cold
-    /// start, after the worker already had the tags and the cover): the controls wait for it, and
-    /// a stream that cannot play says so under them.
-    private func enableControlsWhenPrepared(_ stream: ObjectReference) {
+    /// start, after the worker already had the tags and the cover): the stream opens and the
+    /// controls wait for it; a stream that cannot play says so under them.
+    private func prepareAfterShowing(_ path: String, opened: ObjectReference?, after loading: Task<Result<Void, MediaError>, Never>) {
         gtk_widget_set_sensitive(controls, 0)
         preparing = Task { [weak self] in
-            do {
+            do throws(PreviewError) {
+                var stream = opened
+                if stream == nil { stream = try await self?.openStream(path, after: loading) }
+                guard let stream else { return }
                 try await Self.waitUntilPrepared(stream)
                 guard let self else { return }
                 gtk_widget_set_sensitive(self.controls, 1)
             } catch {
                 guard let self, !Task.isCancelled else { return }
-                self.showProblem(String(describing: error))
+                self.showProblem(error.message)
             }
         }
     }
