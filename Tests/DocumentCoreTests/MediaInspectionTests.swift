@@ -23,6 +23,18 @@ final class MediaInspectionTests: XCTestCase {
         XCTAssertTrue((1...2).contains(seconds), "about 2 s: \(String(describing: details.duration))")
     }
 
+    /// Where bubblewrap cannot run, the worker reads the registry where the caller keeps it.
+    func testASongIsInspectedUnderTheLockDownAloneToo() throws {
+        let worker = DecoderWorker(confinement: .seccompOnly, limits: PreviewWorkers.limits)
+        let fd = open(samples.appendingPathComponent("sound.ogg").path, O_RDONLY | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        try MediaPlayback.load()
+        let details = try MediaInspection.details(from: worker.perform(MediaInspection.operation, input: fd))
+        XCTAssertEqual(details.title, "A440 test tone")
+        XCTAssertFalse(details.hasVideo)
+    }
+
     func testTheSampleClipHasMovingPictures() throws {
         let details = try MediaInspection.inspectNow(samples.appendingPathComponent("clip.webm").path)
         XCTAssertTrue(details.hasVideo)
