@@ -88,6 +88,8 @@ enum PreviewPrefetch {
                 await LibraryLoading.allowed()
                 try? await MediaPlayback.loadInBackground()
             }
+            // The first time GStreamer is used at all, the inspection loads it here to make its registry.
+            if !MediaInspection.hasRegistry { await LibraryLoading.allowed() }
             return .media(await MediaInspection.inspect(url.path))
         }
         // poppler and WebKitGTK are opened with dlopen: not while the main thread still makes its

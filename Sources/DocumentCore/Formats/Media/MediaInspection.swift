@@ -18,6 +18,10 @@ public enum MediaInspection {
     /// The longest duration believed (a day; longer says nothing a person can use).
     static let longestDuration: UInt64 = 86_400 * 1_000_000_000
 
+    /// Whether GStreamer's plugin registry is in the user's cache: without it, an inspection
+    /// first loads GStreamer in the calling process, which makes it (once per user and machine).
+    public static var hasRegistry: Bool { GStreamerRegistry.exists }
+
     /// Inspects the media file at `path` in a decoder worker, off the calling thread.
     public static func inspect(_ path: String) async -> Result<MediaDetails, MediaError> {
         await blockingWork { Result { () throws(MediaError) -> MediaDetails in try inspectNow(path) } }
