@@ -46,8 +46,8 @@ let package = Package(
         // The decoder worker's confinement (limits, a seccomp filter) and its socket (see DecoderWorker).
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "CArchive"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit", "CGStreamer"]),
+        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "CArchive", "CGStreamer"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit"]),
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]

@@ -29,6 +29,8 @@ static struct {
     void (*discoverer_stream_info_list_free)(GList *);
     const GstTagList *(*discoverer_stream_info_get_tags)(GstDiscovererStreamInfo *);
     gboolean (*discoverer_video_info_is_image)(const GstDiscovererStreamInfo *);
+    guint64 (*discoverer_info_get_duration)(const GstDiscovererInfo *);
+    const GstTagList *(*discoverer_info_get_tags)(const GstDiscovererInfo *);
     gboolean (*tag_list_get_string)(const GstTagList *, const gchar *, gchar **);
     gboolean (*tag_list_get_sample)(const GstTagList *, const gchar *, GstSample **);
     GstBuffer *(*sample_get_buffer)(GstSample *);
@@ -42,17 +44,17 @@ static const char *const gst_symbols[] = {
     "init_check", "discoverer_new", "discoverer_discover_uri", "discoverer_info_get_result",
     "discoverer_info_get_stream_list", "discoverer_info_get_video_streams", "discoverer_info_get_audio_streams",
     "discoverer_stream_info_list_free", "discoverer_stream_info_get_tags", "discoverer_video_info_is_image",
+    "discoverer_info_get_duration", "discoverer_info_get_tags",
     "tag_list_get_string", "tag_list_get_sample", "sample_get_buffer", "buffer_get_size", "buffer_extract_dup",
     "mini_object_unref",
 };
 G_STATIC_ASSERT(sizeof gst == G_N_ELEMENTS(gst_symbols) * sizeof(void (*)(void)));
 
 static char *gst_error;
-/* Set once GStreamer is loaded and initialised. */
-static gint gst_loaded;
-
 static gpointer gst_open(gpointer unused) {
     (void)unused;
+    /* In the decoder worker: the plugin registry is the caller's, read-only (GST_REGISTRY_1_0,
+       GST_REGISTRY_UPDATE=no): gst-plugin-scanner is a program, and the worker runs none. */
     /* pbutils brings libgstreamer-1.0 with it; dlsym on its handle finds both. */
     void *library = dossier_library_open("DOSSIER_GSTREAMER_LIBRARY", "libgstpbutils-1.0.so.0", "gst_", gst_symbols,
                                          G_N_ELEMENTS(gst_symbols), (void (**)(void))&gst, &gst_error);
@@ -63,12 +65,7 @@ static gpointer gst_open(gpointer unused) {
         g_clear_error(&error);
         return NULL;
     }
-    g_atomic_int_set(&gst_loaded, 1);
     return library;
-}
-
-gboolean dossier_media_is_loaded(void) {
-    return g_atomic_int_get(&gst_loaded);
 }
 
 static char *take_message(GError **error, const char *fallback) {
@@ -109,6 +106,7 @@ static void read_tags(const GstTagList *tags, DossierMediaInfo *info) {
 DossierMediaResult dossier_media_discover(const char *uri, guint64 timeout, DossierMediaInfo *info, char **error) {
     static GOnce once = G_ONCE_INIT;
     memset(info, 0, sizeof *info);
+    info->duration = G_MAXUINT64;
     if (g_once(&once, gst_open, NULL) == NULL) {
         if (error) *error = g_strdup(gst_error);
         return DOSSIER_MEDIA_NOT_STARTED;
@@ -146,6 +144,9 @@ DossierMediaResult dossier_media_discover(const char *uri, guint64 timeout, Doss
         read_tags(gst.discoverer_stream_info_get_tags(node->data), info);
     }
     gst.discoverer_stream_info_list_free(streams);
+    /* The container's own tags (MP4's and Matroska's titles and cover), which no stream carries.
+       Deprecated in 1.20 for gst_discoverer_container_info_get_tags, which 1.18 lacks. */
+    read_tags(gst.discoverer_info_get_tags(result), info);
     GList *videos = gst.discoverer_info_get_video_streams(result);
     for (GList *node = videos; node != NULL; node = node->next) {
         if (!gst.discoverer_video_info_is_image(node->data)) info->has_video = TRUE;
@@ -154,6 +155,7 @@ DossierMediaResult dossier_media_discover(const char *uri, guint64 timeout, Doss
     GList *audios = gst.discoverer_info_get_audio_streams(result);
     info->has_audio = audios != NULL;
     gst.discoverer_stream_info_list_free(audios);
+    info->duration = gst.discoverer_info_get_duration(result);
     g_object_unref(result);
     return DOSSIER_MEDIA_OK;
 }

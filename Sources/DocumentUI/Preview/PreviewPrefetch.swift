@@ -5,8 +5,8 @@ import Foundation
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application are still starting on the main thread,
 /// and that item's type, and the file work of its renderer (an image's reduced decode in the
-/// decoder worker, which it starts, a PDF's first page in the PDF worker, the first part of a text), run
-/// meanwhile on another core. The page and
+/// decoder worker, which it starts, a media file's inspection there, a PDF's first page in
+/// the decoder worker, the first part of a text), run meanwhile on another core. The page and
 /// its renderer take the results when they get there, for that file only and once.
 ///
 /// One item at most: a newer one replaces it. What is not taken is dropped with it.
@@ -18,8 +18,8 @@ enum PreviewPrefetch {
         case text(Result<TextRenderer.Read, PreviewError>)
         /// The page read, and WebKitGTK loaded.
         case html(Result<HTMLRenderer.Page, PreviewError>)
-        /// The discoverer's findings (GStreamer loaded).
-        case media(Result<MediaProbe, PreviewError>)
+        /// What the decoder worker's discoverer found.
+        case media(Result<MediaDetails, MediaError>)
     }
 
     private struct Entry: Sendable {
@@ -81,22 +81,30 @@ enum PreviewPrefetch {
             let edge = ImageRenderer.fittingEdge(width: width, height: height, scale: scale)
             return .image(edge: edge, await ImageDecoding.decode(url.path, type: type, size: .fitting(edge)))
         }
-        // WebKitGTK and GStreamer are opened with dlopen: not while the main thread still makes
-        // its first threads (see `LibraryLoading`). poppler is the PDF worker's.
-        if type.conforms(to: .html) || type.conforms(to: .audio) || type.conforms(to: .movie) {
+        if type.conforms(to: .audio) || type.conforms(to: .movie) {
+            // The decoder worker inspects the file; meanwhile GStreamer is loaded here for the
+            // page's playback, once the library may be opened.
+            Task.detached(priority: .userInitiated) {
+                await LibraryLoading.allowed()
+                try? await MediaPlayback.loadInBackground()
+            }
+            // The first time GStreamer is used at all, the inspection loads it here to make its registry.
+            if !MediaInspection.hasRegistry { await LibraryLoading.allowed() }
+            return .media(await MediaInspection.inspect(url.path))
+        }
+        // WebKitGTK is opened with dlopen: not while the main thread still makes its first
+        // threads (see `LibraryLoading`). poppler is the decoder worker's.
+        if type.conforms(to: .html) {
             await LibraryLoading.allowed()
         }
         if type.conforms(to: .pdf) {
             let pageWidth = PDFRenderer.fittingWidth(windowWidth: width)
             return .pdf(width: pageWidth, await PDFRenderer.open(url, firstPageWidth: pageWidth))
         }
-        // Before text: a page is text too. WebKitGTK and GStreamer take a few hundred ms to load
-        // on a cold start, as long as GTK and the application.
+        // Before text: a page is text too. WebKitGTK takes a few hundred ms to load on a cold
+        // start, as long as GTK and the application.
         if type.conforms(to: .html) {
             return .html(await HTMLRenderer.prepare(url.path))
-        }
-        if type.conforms(to: .audio) || type.conforms(to: .movie) {
-            return .media(MediaProbe.inspect(url.absoluteString))
         }
         if type.conforms(to: .text) {
             return .text(TextRenderer.read(url, type: type))
@@ -169,7 +177,7 @@ enum LibraryLoading {
 }
 
 extension PreviewController {
-    /// Holds the prefetch's library loads (poppler, WebKitGTK, GStreamer) until
+    /// Holds the prefetch's library loads (poppler, WebKitGTK, GStreamer for playback) until
     /// `allowLibraryLoading()`: call on the main thread before the first `prefetch` can come,
     /// when the main thread still has threads to make (`adw_init`), which would otherwise wait
     /// for the whole load.

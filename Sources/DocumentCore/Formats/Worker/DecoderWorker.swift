@@ -207,11 +207,18 @@ public final class DecoderWorker: @unchecked Sendable {
                        "--cpu", String(limits.cpuSecondsInAll), "--cpu-per-request", String(limits.cpuSecondsPerRequest),
                        "--largest-result", String(limits.largestResult)]
         if testFormats { command.append("--test-formats") }
+        // GStreamer's plugin registry, the caller's, read-only (see GStreamerRegistry).
+        var environment = Self.environment
+        let registry = GStreamerRegistry.path
         if confinement == .bubblewrap {
             let bwrap = takeString(g_find_program_in_path("bwrap")) ?? "/usr/bin/bwrap"
-            command = [bwrap] + Self.bubblewrapArguments(readOnly: Self.foldersOutsideUsr(for: program)) + command
+            command = [bwrap] + Self.bubblewrapArguments(readOnly: Self.foldersOutsideUsr(for: program),
+                                                         files: [(registry, GStreamerRegistry.pathInWorker)]) + command
+            environment.append("GST_REGISTRY_1_0=" + GStreamerRegistry.pathInWorker)
+        } else {
+            environment.append("GST_REGISTRY_1_0=" + registry)
         }
-        let pid = Self.spawn(command, environment: Self.environment, socket: pair[1])
+        let pid = Self.spawn(command, environment: environment, socket: pair[1])
         guard pid > 0 else {
             close(pair[0])
             throw .cannotStart(String(cString: strerror(errno)))
@@ -246,12 +253,13 @@ public final class DecoderWorker: @unchecked Sendable {
     /// The worker's environment: nothing of the caller's but what the libraries need to load.
     private static let environment: [String] = {
         var environment = ["PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=/nonexistent", "XDG_CACHE_HOME=/nonexistent",
-                           "MALLOC_ARENA_MAX=2", "GIO_USE_VFS=local", "GSETTINGS_BACKEND=memory", "GST_REGISTRY_FORK=no"]
+                           "MALLOC_ARENA_MAX=2", "GIO_USE_VFS=local", "GSETTINGS_BACKEND=memory",
+                           "GST_REGISTRY_UPDATE=no", "GST_REGISTRY_FORK=no"]
         let caller = ProcessInfo.processInfo.environment
         // The user's language, so that the decoders' messages are in it; a library chosen
         // for the tests (a missing one must end on an error page).
         for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "DOSSIER_ARCHIVE_LIBRARY",
-                     "DOSSIER_POPPLER_LIBRARY"] {
+                     "DOSSIER_POPPLER_LIBRARY", "DOSSIER_GSTREAMER_LIBRARY"] {
             if let value = caller[name] { environment.append(name + "=" + value) }
         }
         if let lang = caller["LANG"] { environment[1] = "LANG=" + lang }
@@ -260,8 +268,9 @@ public final class DecoderWorker: @unchecked Sendable {
     }()
 
     /// bubblewrap's arguments for a worker: a new namespace of every kind (no network), /usr and
-    /// the libraries' data read-only, no /tmp, no home, no capabilities, a read-only root.
-    static func bubblewrapArguments(readOnly: [String]) -> [String] {
+    /// the libraries' data read-only, no /tmp, no home, no capabilities, a read-only root;
+    /// `files` are bound read-only where they are named, when they exist.
+    static func bubblewrapArguments(readOnly: [String], files: [(String, String)] = []) -> [String] {
         ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
          "--ro-bind", "/usr", "/usr",
          "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
@@ -271,6 +280,7 @@ public final class DecoderWorker: @unchecked Sendable {
          "--ro-bind-try", "/var/cache/fontconfig", "/var/cache/fontconfig",
          "--proc", "/proc", "--dev", "/dev", "--chdir", "/"]
             + readOnly.flatMap { ["--ro-bind", $0, $0] }
+            + files.flatMap { ["--ro-bind-try", $0.0, $0.1] }
             + ["--remount-ro", "/", "--"]
     }
 

@@ -64,7 +64,7 @@ struct WorkerDecoders {
     let testFormats: Bool
 
     /// Loads, before the lock-down, what the decoders open later: GdkPixbuf's loader list,
-    /// libarchive, poppler-glib.
+    /// libarchive, poppler-glib. GStreamer is loaded by the first media request (`MediaDiscoverer`).
     func prepare() {
         g_slist_free(gdk_pixbuf_get_formats())
         ArchiveWorkers.prepare()
@@ -79,12 +79,13 @@ struct WorkerDecoders {
             var status = stat()
             guard fstat(input, &status) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
             return (WorkerReply(values: ["size": String(status.st_size)]), nil)
-        case ImageDecoder.operation:
+        case ImageDecoder.operation, MediaInspection.operation:
             // A test file that names a misbehaviour (the previewer's containment tests).
             if testFormats, let misbehaviour = WorkerTestFormats.misbehaviour(namedIn: input) {
                 return (WorkerTestFormats.perform(WorkerRequest(operation: misbehaviour, options: request.options))
                     ?? WorkerReply(error: "no misbehaviour \(misbehaviour)"), nil)
             }
+            if request.operation == MediaInspection.operation { return MediaDiscoverer.perform(input: input, options: request.options) }
             return ImageDecoder.perform(input: input, options: request.options)
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
         case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)

@@ -8,21 +8,28 @@ import GObjectSupport
 /// embedded cover art (else the type's icon) with the title, artist and album from the tags;
 /// under either, GtkMediaControls with play/pause, the position scrubber and the volume.
 ///
-/// The file is inspected with GStreamer's discoverer off the main thread, so a damaged file or
-/// a format with no decoder ends on the error page; the stream is opened meanwhile (once
-/// GStreamer is loaded), and the page is ready once both are done. An error the stream reports later shows under the
-/// controls. Nothing plays by itself, and playback pauses when the page is hidden.
+/// What the file holds is found by GStreamer's discoverer in a decoder worker
+/// (`MediaInspection`), so a damaged file or a format with no decoder ends on the error page
+/// and the cover art is decoded there too. Meanwhile GStreamer is loaded in this process, off
+/// the main thread. An audio page shows once the worker has answered, then opens its stream,
+/// its controls waiting for the stream to be ready; a video opens its stream while the worker
+/// inspects, and its page shows once the stream is ready (the first frame is its content). An
+/// error the stream reports later shows under the controls.
+/// Nothing plays by itself, and playback pauses when the page is hidden.
 @MainActor
 public final class MediaRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.audio, .movie]
-    /// The longest the stream may take to be ready after the discoverer accepted the file.
+    /// The longest the stream may take to be ready after the worker accepted the file.
     static let prepareTimeout: Duration = .seconds(10)
 
     public let view: Widget
     private let content: Widget
-    private let controls: Widget
+    /// The playback controls: insensitive until the stream is prepared.
+    let controls: Widget
     private let problem: Widget
     private var stream: ObjectReference?
+    /// An audio page's wait for its stream, after the page is shown.
+    private var preparing: Task<Void, Never>?
 
     public init() {
         content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
@@ -45,53 +52,106 @@ public final class MediaRenderer: PreviewRenderer {
     }
 
     isolated deinit {
+        preparing?.cancel()
         if let stream { gtk_media_stream_pause(stream.cast()) }
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        // GtkMediaFile needs GStreamer in this process: loaded off the main thread while the
+        // worker inspects the file (GTK's media module then finds it loaded).
+        let loading = Task { await Self.loadGStreamer() }
         async let inspected = Self.inspect(item.url)
-        // The stream opens while the discoverer inspects, once GStreamer is loaded (the
-        // discoverer loads it, off the main thread): two pipelines at once, not one after the
-        // other. A file the discoverer refuses ends on the error page all the same.
-        if !MediaProbe.isGStreamerLoaded { _ = await inspected }
-        guard let file = gtk_media_file_new_for_filename(item.url.path) else {
-            throw PreviewError(tr("The media file could not be opened."))
-        }
-        let stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
-        self.stream = stream
-        let probe: MediaProbe
+        // A video's stream opens while the worker still inspects: its first frame is the page's
+        // content. An audio page shows once the worker has answered; its stream opens after.
+        var early: ObjectReference?
+        if type.conforms(to: .movie) { early = try await openStream(item.url.path, after: loading) }
+        let details: MediaDetails
         do {
-            probe = try await inspected.get()
-            try await waitUntilPrepared(stream)
+            details = try await inspected.get()
         } catch {
-            // The stream's pipeline and its threads go now, not with the page.
-            gtk_media_file_clear(stream.cast())
-            self.stream = nil
+            closeStream()
+            throw PreviewError(error.description)
+        }
+        setAccessibleName(controls, tr("Playback controls"))
+        guard details.hasVideo else {
+            showAudio(details, type: type, title: item.displayTitle)
+            setAccessibleName(view, tr("Audio %s", item.displayTitle))
+            prepareAfterShowing(item.url.path, opened: early, after: loading)
+            return
+        }
+        let stream: ObjectReference
+        do {
+            if let early { stream = early } else { stream = try await openStream(item.url.path, after: loading) }
+            try await Self.waitUntilPrepared(stream)
+        } catch {
+            closeStream()
             throw error
         }
-        gtk_media_controls_set_media_stream(cast(controls), file)
-
-        let isVideo = probe.hasVideo
-        if isVideo {
-            // Frames made smaller bilinearly: GTK 4.8's cairo renderer takes 35 ms a 1080p frame.
-            let frames = dossier_video_paintable_new(OpaquePointer(file))!
-            let picture = gtk_picture_new_for_paintable(frames)!
-            g_object_unref(raw(frames))
-            gtk_picture_set_can_shrink(cast(picture), 1)
-            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
-            gtk_widget_set_vexpand(picture, 1)
-            gtk_box_append(cast(content), picture)
-            setAccessibleName(picture, tr("Video %s", item.displayTitle))
-        } else {
-            showAudio(probe, type: type, title: item.displayTitle)
-        }
-        setAccessibleName(view, isVideo ? tr("Video %s", item.displayTitle) : tr("Audio %s", item.displayTitle))
-        setAccessibleName(controls, tr("Playback controls"))
+        // Frames made smaller bilinearly: GTK 4.8's cairo renderer takes 35 ms a 1080p frame.
+        let frames = dossier_video_paintable_new(OpaquePointer(stream.pointer))!
+        let picture = gtk_picture_new_for_paintable(frames)!
+        g_object_unref(raw(frames))
+        gtk_picture_set_can_shrink(cast(picture), 1)
+        gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
+        gtk_widget_set_vexpand(picture, 1)
+        gtk_box_append(cast(content), picture)
+        setAccessibleName(picture, tr("Video %s", item.displayTitle))
+        setAccessibleName(view, tr("Video %s", item.displayTitle))
     }
 
-    private func showAudio(_ probe: MediaProbe, type: DocumentType, title: String) {
+    /// GStreamer loaded in this process, or why not.
+    private nonisolated static func loadGStreamer() async -> Result<Void, MediaError> {
+        do { try await MediaPlayback.loadInBackground() } catch { return .failure(error) }
+        return .success(())
+    }
+
+    /// The file's stream, once GStreamer is loaded, given to the controls.
+    private func openStream(_ path: String, after loading: Task<Result<Void, MediaError>, Never>) async throws(PreviewError) -> ObjectReference {
+        if case .failure(let error) = await loading.value { throw PreviewError(error.description) }
+        guard let file = gtk_media_file_new_for_filename(path) else { throw PreviewError(tr("The media file could not be opened.")) }
+        let stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
+        self.stream = stream
+        showLaterErrors(of: stream)
+        gtk_media_controls_set_media_stream(cast(controls), file)
+        return stream
+    }
+
+    /// Lets the stream's pipeline and its threads go now, not with the page.
+    private func closeStream() {
+        guard let stream else { return }
+        gtk_media_controls_set_media_stream(cast(controls), nil)
+        gtk_media_file_clear(stream.cast())
+        self.stream = nil
+    }
+
+    /// The audio page is shown before GtkMediaFile's pipeline has prerolled (80-90 ms on a cold
+    /// start, after the worker already had the tags and the cover): the stream opens and the
+    /// controls wait for it; a stream that cannot play says so under them.
+    private func prepareAfterShowing(_ path: String, opened: ObjectReference?, after loading: Task<Result<Void, MediaError>, Never>) {
+        gtk_widget_set_sensitive(controls, 0)
+        preparing = Task { [weak self] in
+            do throws(PreviewError) {
+                var stream = opened
+                if stream == nil { stream = try await self?.openStream(path, after: loading) }
+                guard let stream else { return }
+                try await Self.waitUntilPrepared(stream)
+                guard let self else { return }
+                gtk_widget_set_sensitive(self.controls, 1)
+            } catch {
+                guard let self, !Task.isCancelled else { return }
+                self.showProblem(error.message)
+            }
+        }
+    }
+
+    private func showProblem(_ message: String) {
+        gtk_label_set_text(opaque(problem), message)
+        gtk_widget_set_visible(problem, 1)
+    }
+
+    private func showAudio(_ details: MediaDetails, type: DocumentType, title: String) {
         let art: Widget
-        if let cover = probe.cover, let texture = dossier_texture_new_for_pixbuf(cover.pointer) {
+        if let cover = details.cover, let texture = makeTexture(of: cover.pixels) {
             art = gtk_picture_new_for_paintable(texture)
             g_object_unref(raw(texture))
             gtk_picture_set_can_shrink(cast(art), 1)
@@ -106,10 +166,10 @@ public final class MediaRenderer: PreviewRenderer {
             gtk_image_set_pixel_size(cast(art), 128)
         }
         gtk_widget_set_halign(art, GTK_ALIGN_CENTER)
-        let heading = makeLabel(probe.title ?? title, classes: ["title-2"], wrap: true, selectable: true)
-        var details = [probe.artist, probe.album].compactMap { $0 }
-        if probe.title != nil { details.append(title) }
-        let subtitle = makeLabel(details.joined(separator: " — "), classes: ["dim-label"], wrap: true, selectable: true)
+        let heading = makeLabel(details.title ?? title, classes: ["title-2"], wrap: true, selectable: true)
+        var subtitles = [details.artist, details.album].compactMap { $0 }
+        if details.title != nil { subtitles.append(title) }
+        let subtitle = makeLabel(subtitles.joined(separator: " — "), classes: ["dim-label"], wrap: true, selectable: true)
         let column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [art, heading, subtitle])
         gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
         gtk_widget_set_vexpand(column, 1)
@@ -117,23 +177,26 @@ public final class MediaRenderer: PreviewRenderer {
         gtk_box_append(cast(content), column)
     }
 
-    /// What the discoverer finds in the file at `url` (or found while the service started).
-    private nonisolated static func inspect(_ url: URL) async -> Result<MediaProbe, PreviewError> {
+    /// What the decoder worker found in the file at `url` (or found while the service started).
+    private nonisolated static func inspect(_ url: URL) async -> Result<MediaDetails, MediaError> {
         if case .media(let prefetched) = await PreviewPrefetch.takeContent(for: url) { return prefetched }
-        return await Task.detached { MediaProbe.inspect(url.absoluteString) }.value
+        return await MediaInspection.inspect(url.path)
     }
 
-    /// Waits for the stream to be ready to play; throws its error, or after `prepareTimeout`.
-    private func waitUntilPrepared(_ stream: ObjectReference) async throws {
+    /// Shows errors the stream reports once it plays (a file damaged past its start) under the controls.
+    private func showLaterErrors(of stream: ObjectReference) {
         let media: UnsafeMutablePointer<GtkMediaStream> = stream.cast()
-        // Later errors (a file damaged past its start) show under the controls.
         connectSignal(stream.pointer, "notify::error") { [weak self] _ in
             MainActor.assumeIsolated {
                 guard let self, let error = gtk_media_stream_get_error(media) else { return }
-                gtk_label_set_text(opaque(self.problem), tr("Playback failed: %s", String(cString: error.pointee.message)))
-                gtk_widget_set_visible(self.problem, 1)
+                self.showProblem(tr("Playback failed: %s", String(cString: error.pointee.message)))
             }
         }
+    }
+
+    /// Waits for the stream to be ready to play; throws its error, or after `prepareTimeout`.
+    private static func waitUntilPrepared(_ stream: ObjectReference) async throws(PreviewError) {
+        let media: UnsafeMutablePointer<GtkMediaStream> = stream.cast()
         let outcome = Outcome()
         let watch = { () -> Bool in
             if let error = gtk_media_stream_get_error(media) {
