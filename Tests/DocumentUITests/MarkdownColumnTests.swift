@@ -7,8 +7,8 @@ import GObjectSupport
 import XCTest
 
 /// A long Markdown document shows its first screen before all its blocks are built; the rest
-/// are appended after, in the document's order, while the page is shown, and stop with the
-/// page when it goes. Only the blocks near the visible part are mapped.
+/// are built after, in the document's order, shown or not, and stop with the page when it
+/// goes. Only the groups of blocks near the visible part are in the column (and mapped).
 final class MarkdownColumnTests: XCTestCase {
     override func setUp() async throws {
         guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
@@ -62,7 +62,7 @@ final class MarkdownColumnTests: XCTestCase {
                 }
                 return children
             }
-            let children = children(of: column.view).flatMap(children(of:))  // the blocks, in their groups
+            let children = column.groups.flatMap(children(of:))  // the blocks, in their groups
             XCTAssertEqual(children.count, column.blockCount, "one widget a block")
             let paragraphs = children.compactMap { widget -> Int? in
                 guard g_type_check_instance_is_a(cast(widget), gtk_label_get_type()) != 0,
@@ -74,7 +74,7 @@ final class MarkdownColumnTests: XCTestCase {
         }
     }
 
-    func testTheBlocksAreBuiltOnlyWhileTheColumnIsShown() throws {
+    func testTheBlocksAreBuiltWhileTheColumnIsHiddenAndOnlyTheFirstScreenIsInIt() throws {
         let folder = try TemporaryFolder()
         let file = try longDocument(in: folder)
         try MainActor.assumeIsolated {
@@ -87,12 +87,15 @@ final class MarkdownColumnTests: XCTestCase {
             page.start()
             XCTAssertTrue(spin { page.state == .ready })
             let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
-            XCTAssertTrue(spin { column.isPaused }, "building waits while the column is not shown")
-            XCTAssertLessThan(column.builtCount, column.blockCount, "with the first screen built")
+            XCTAssertTrue(spin { column.builtCount == column.blockCount }, "the rest are built while the column is not shown")
+            let groups = column.groups
+            XCTAssertGreaterThan(groups.count, 4)
+            XCTAssertTrue(column.isInColumn(groups[0]), "the first screen is in the column")
+            XCTAssertFalse(column.isInColumn(groups[groups.count - 1]), "the end is not, and is not laid out")
 
             gtk_window_present(cast(window))
-            XCTAssertTrue(spin { column.builtCount == column.blockCount }, "shown, the rest follow")
-            XCTAssertFalse(column.isPaused)
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[0]) != 0 }, "shown, the first screen is mapped")
+            XCTAssertFalse(column.isInColumn(groups[groups.count - 1]))
         }
     }
 
@@ -131,7 +134,8 @@ final class MarkdownColumnTests: XCTestCase {
                 }
                 return count
             }
-            XCTAssertEqual(blocks, column.blockCount, "every block is in the column, mapped or not")
+            XCTAssertEqual(blocks, column.blockCount, "every block is kept, in the column or not")
+            XCTAssertLessThan(column.groups.filter(column.isInColumn).count, groups.count / 2, "and few groups are in it")
         }
     }
 

@@ -7,8 +7,8 @@ import GObjectSupport
 /// file, quotes, rules and tables, in a readable column. A Source button in the renderer's own
 /// toolbar switches to the file's text, highlighted, in a GtkSourceView. The first megabyte is
 /// parsed off the main thread; a note says when the file is longer. The page is ready once a
-/// screenful of blocks is built; the rest follow in idle steps while it is shown, and only the
-/// blocks near the visible part are mapped (`MarkdownColumn`).
+/// screenful of blocks is built; the rest follow in idle steps, and only the groups of blocks
+/// near the visible part are in the column, laid out and drawn (`MarkdownColumn`).
 @MainActor
 public final class MarkdownRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.markdown]
@@ -27,7 +27,7 @@ public final class MarkdownRenderer: PreviewRenderer {
     private let toggle: Widget
     private let note: Widget
     private var title = ""
-    /// The formatted blocks, built a screenful first and the rest while the page is shown.
+    /// The formatted blocks, built a screenful first and the rest in idle steps.
     private(set) var column: MarkdownColumn?
     /// The text the source view gets when first shown: 200 KB of highlighted Markdown put
     /// into it took 150 ms of the main thread before the first frame, for a view seldom seen.
