@@ -139,6 +139,43 @@ final class MarkdownColumnTests: XCTestCase {
         }
     }
 
+    func testASelectionStaysWhenTheViewScrollsAwayAndBack() throws {
+        let folder = try TemporaryFolder()
+        let file = try longDocument(in: folder)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            gtk_window_set_default_size(cast(window), 900, 700)
+            let page = PreviewPage(item: PreviewItem(url: file))
+            gtk_window_set_child(cast(window), page.view)
+            gtk_window_present(cast(window))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
+            XCTAssertTrue(spin { column.builtCount == column.blockCount })
+            let groups = column.groups
+            let paragraph = try XCTUnwrap(gtk_widget_get_next_sibling(gtk_widget_get_first_child(groups[0])))
+            XCTAssertEqual(borrowString(gtk_label_get_text(opaque(paragraph)))?.hasPrefix("Paragraph 0 "), true)
+            XCTAssertTrue(spin { gtk_widget_get_mapped(paragraph) != 0 })
+            gtk_widget_grab_focus(paragraph)
+            gtk_label_select_region(opaque(paragraph), 0, 9)
+
+            let scrolled = try XCTUnwrap(gtk_widget_get_ancestor(column.view, gtk_scrolled_window_get_type()))
+            let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[groups.count - 1]) != 0 }, "scrolled to the end")
+            XCTAssertFalse(column.isInColumn(groups[1]), "the groups between are out of the column")
+            XCTAssertTrue(column.isInColumn(groups[0]), "the one holding the selection stays in it")
+
+            gtk_adjustment_set_value(adjustment, 0)
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[1]) != 0 }, "back at the top")
+            var start: Int32 = 0, end: Int32 = 0
+            XCTAssertNotEqual(gtk_label_get_selection_bounds(opaque(paragraph), &start, &end), 0)
+            XCTAssertEqual([start, end], [0, 9], "with the selection as it was")
+        }
+    }
+
     func testAPageLetGoOfWhileItsBlocksAreBuiltGoesWithAllItsWidgets() throws {
         let folder = try TemporaryFolder()
         let file = try longDocument(in: folder)
