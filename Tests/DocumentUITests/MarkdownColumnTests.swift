@@ -201,6 +201,30 @@ final class MarkdownColumnTests: XCTestCase {
         }
     }
 
+    func testThePrefetchParsesAFirstDocumentAndItsPageTakesIt() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("first.md", "# First\n\nA paragraph.\n")
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            PreviewPrefetch.start(file)
+            var content: PreviewPrefetch.Content?
+            Task { @MainActor in content = await PreviewPrefetch.takeContent(for: file) ?? .text(.failure(PreviewError("none"))) }
+            XCTAssertTrue(spin { content != nil })
+            guard case .markdown(.success(let document)) = content else { return XCTFail("\(String(describing: content))") }
+            XCTAssertEqual(document.blocks.count, 2, "parsed while the service starts")
+
+            PreviewPrefetch.start(file)  // taken by the page, as the service's first item
+            let page = PreviewPage(item: PreviewItem(url: file))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            XCTAssertEqual((page.renderer as? MarkdownRenderer)?.column?.blockCount, 2)
+            var isLeft: Bool?
+            Task { @MainActor in isLeft = await PreviewPrefetch.takeContent(for: file) != nil }
+            XCTAssertTrue(spin { isLeft != nil })
+            XCTAssertEqual(isLeft, false, "the page took the parsed document")
+        }
+    }
+
     func testTheSourceButtonShowsTheFilesText() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("short.md", "# Title\n\nSome *text*.\n")

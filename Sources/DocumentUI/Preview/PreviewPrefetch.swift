@@ -5,8 +5,8 @@ import Foundation
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application are still starting on the main thread,
 /// and that item's type, and the file work of its renderer (an image's reduced decode in the
-/// decoder worker, which it starts, a PDF's first page, the first part of a text, an archive's
-/// listing), run
+/// decoder worker, which it starts, a PDF's first page, the first part of a text, a Markdown
+/// file parsed, an archive's listing), run
 /// meanwhile on another core. The page and
 /// its renderer take the results when they get there, for that file only and once.
 ///
@@ -23,6 +23,8 @@ enum PreviewPrefetch {
         case media(Result<MediaProbe, PreviewError>)
         /// An archive's entries, listed by a decoder worker.
         case archive(Result<ArchiveListing, PreviewError>)
+        /// A Markdown file parsed, with its pictures.
+        case markdown(Result<MarkdownDocument, PreviewError>)
     }
 
     private struct Entry: Sendable {
@@ -100,6 +102,10 @@ enum PreviewPrefetch {
         }
         if type.conforms(to: .audio) || type.conforms(to: .movie) {
             return .media(MediaProbe.inspect(url.absoluteString))
+        }
+        // Parsed once the window was up (a 200 KB file: tens of ms before its first block).
+        if type.conforms(to: .markdown) {
+            return .markdown(MarkdownRenderer.parse(url))
         }
         if type.conforms(to: .text) {
             return .text(TextRenderer.read(url, type: type))

@@ -87,8 +87,11 @@ public final class MarkdownRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let url = item.url
-        let loaded = await blockingWork { () -> Result<MarkdownDocument, PreviewError> in
-            do throws(PreviewError) { return .success(try MarkdownDocument.load(url)) } catch { return .failure(error) }
+        let loaded: Result<MarkdownDocument, PreviewError>
+        if case .markdown(let prefetched) = await PreviewPrefetch.takeContent(for: url) {
+            loaded = prefetched  // parsed while the service started
+        } else {
+            loaded = await blockingWork { Self.parse(url) }
         }
         let document = try loaded.get()
         title = item.displayTitle
@@ -109,6 +112,11 @@ public final class MarkdownRenderer: PreviewRenderer {
         }
         setAccessibleName(view, tr("Formatted text of %s", title))
         setAccessibleName(source, tr("Source of %s", title))
+    }
+
+    /// The Markdown file at `url` parsed, with its pictures. Blocking: off the main thread.
+    nonisolated static func parse(_ url: URL) -> Result<MarkdownDocument, PreviewError> {
+        do throws(PreviewError) { return .success(try MarkdownDocument.load(url)) } catch { return .failure(error) }
     }
 
     private func fillSource() {
