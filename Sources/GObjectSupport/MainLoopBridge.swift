@@ -33,11 +33,12 @@ public enum MainLoopBridge {
 /// `G_PRIORITY_DEFAULT_IDLE`, below GTK's layout and paint (`GDK_PRIORITY_REDRAW`), where
 /// `@MainActor` work queued through `MainLoopBridge` runs at the default priority, above them.
 public enum MainLoopIdle {
-    /// Runs `work` once; the source's id, for `g_source_remove` when it is no longer wanted.
+    /// Runs `work` once, when nothing of a higher `priority` is pending (GLib's default idle
+    /// priority unless told); the source's id, for `g_source_remove` when it is no longer wanted.
     @discardableResult
-    public static func run(_ work: @escaping @MainActor () -> Void) -> guint {
+    public static func run(priority: Int32 = G_PRIORITY_DEFAULT_IDLE, _ work: @escaping @MainActor () -> Void) -> guint {
         let box = Unmanaged.passRetained(IdleWork(work)).toOpaque()
-        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+        return g_idle_add_full(priority, { data in
             let work = Unmanaged<IdleWork>.fromOpaque(data!).takeUnretainedValue().work
             MainActor.assumeIsolated { work() }
             return 0  // G_SOURCE_REMOVE

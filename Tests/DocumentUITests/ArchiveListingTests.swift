@@ -75,8 +75,34 @@ final class ArchiveListingTests: XCTestCase {
             page.start()
             XCTAssertTrue(spin { page.state == .ready })
             let renderer = try XCTUnwrap(page.renderer as? ArchiveRenderer)
-            XCTAssertEqual(listedWhenReady, ArchiveRenderer.firstRows, "a screenful of rows for the first frame")
+            XCTAssertEqual(listedWhenReady, ArchiveRenderer.firstRows(height: 700), "the rows that fit, for the first frame")
             XCTAssertTrue(spin { renderer.listedCount == count }, "then every entry")
+        }
+    }
+
+    func testThePrefetchListsAFirstArchiveAndItsPageShowsThatListing() throws {
+        guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
+            throw XCTSkip("no DISPLAY: UI tests run under `make test`, which starts Xvfb")
+        }
+        let url = try tar([("a/b.txt", "b"), ("c.txt", "c")])
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            PreviewPrefetch.start(url)
+            var content: PreviewPrefetch.Content?
+            Task { @MainActor in content = await PreviewPrefetch.takeContent(for: url) ?? .text(.failure(PreviewError("none"))) }
+            XCTAssertTrue(spin { content != nil })
+            guard case .archive(.success(let listing)) = content else { return XCTFail("\(String(describing: content))") }
+            XCTAssertEqual(listing.entries.map(\.name), ["a", "b.txt", "c.txt"], "listed by the worker while the service starts")
+
+            PreviewPrefetch.start(url)  // taken by the page, as the service's first item
+            let page = PreviewPage(item: PreviewItem(url: url))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            XCTAssertEqual((page.renderer as? ArchiveRenderer)?.listedCount, 3)
+            var isLeft: Bool?
+            Task { @MainActor in isLeft = await PreviewPrefetch.takeContent(for: url) != nil }
+            XCTAssertTrue(spin { isLeft != nil })
+            XCTAssertEqual(isLeft, false, "the page took the prefetched listing")
         }
     }
 

@@ -7,8 +7,8 @@ import GObjectSupport
 import XCTest
 
 /// A long Markdown document shows its first screen before all its blocks are built; the rest
-/// are appended after, in the document's order, while the page is shown, and stop with the
-/// page when it goes. Only the blocks near the visible part are mapped.
+/// are built after, in the document's order, shown or not, and stop with the page when it
+/// goes. Only the groups of blocks near the visible part are in the column (and mapped).
 final class MarkdownColumnTests: XCTestCase {
     override func setUp() async throws {
         guard ProcessInfo.processInfo.environment["DISPLAY"] != nil else {
@@ -62,7 +62,7 @@ final class MarkdownColumnTests: XCTestCase {
                 }
                 return children
             }
-            let children = children(of: column.view).flatMap(children(of:))  // the blocks, in their groups
+            let children = column.groups.flatMap(children(of:))  // the blocks, in their groups
             XCTAssertEqual(children.count, column.blockCount, "one widget a block")
             let paragraphs = children.compactMap { widget -> Int? in
                 guard g_type_check_instance_is_a(cast(widget), gtk_label_get_type()) != 0,
@@ -74,7 +74,7 @@ final class MarkdownColumnTests: XCTestCase {
         }
     }
 
-    func testTheBlocksAreBuiltOnlyWhileTheColumnIsShown() throws {
+    func testTheBlocksAreBuiltWhileTheColumnIsHiddenAndOnlyTheFirstScreenIsInIt() throws {
         let folder = try TemporaryFolder()
         let file = try longDocument(in: folder)
         try MainActor.assumeIsolated {
@@ -87,12 +87,15 @@ final class MarkdownColumnTests: XCTestCase {
             page.start()
             XCTAssertTrue(spin { page.state == .ready })
             let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
-            XCTAssertTrue(spin { column.isPaused }, "building waits while the column is not shown")
-            XCTAssertLessThan(column.builtCount, column.blockCount, "with the first screen built")
+            XCTAssertTrue(spin { column.builtCount == column.blockCount }, "the rest are built while the column is not shown")
+            let groups = column.groups
+            XCTAssertGreaterThan(groups.count, 4)
+            XCTAssertTrue(column.isInColumn(groups[0]), "the first screen is in the column")
+            XCTAssertFalse(column.isInColumn(groups[groups.count - 1]), "the end is not, and is not laid out")
 
             gtk_window_present(cast(window))
-            XCTAssertTrue(spin { column.builtCount == column.blockCount }, "shown, the rest follow")
-            XCTAssertFalse(column.isPaused)
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[0]) != 0 }, "shown, the first screen is mapped")
+            XCTAssertFalse(column.isInColumn(groups[groups.count - 1]))
         }
     }
 
@@ -131,7 +134,45 @@ final class MarkdownColumnTests: XCTestCase {
                 }
                 return count
             }
-            XCTAssertEqual(blocks, column.blockCount, "every block is in the column, mapped or not")
+            XCTAssertEqual(blocks, column.blockCount, "every block is kept, in the column or not")
+            XCTAssertLessThan(column.groups.filter(column.isInColumn).count, groups.count / 2, "and few groups are in it")
+        }
+    }
+
+    func testASelectionStaysWhenTheViewScrollsAwayAndBack() throws {
+        let folder = try TemporaryFolder()
+        let file = try longDocument(in: folder)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            gtk_window_set_default_size(cast(window), 900, 700)
+            let page = PreviewPage(item: PreviewItem(url: file))
+            gtk_window_set_child(cast(window), page.view)
+            gtk_window_present(cast(window))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
+            XCTAssertTrue(spin { column.builtCount == column.blockCount })
+            let groups = column.groups
+            let paragraph = try XCTUnwrap(gtk_widget_get_next_sibling(gtk_widget_get_first_child(groups[0])))
+            XCTAssertEqual(borrowString(gtk_label_get_text(opaque(paragraph)))?.hasPrefix("Paragraph 0 "), true)
+            XCTAssertTrue(spin { gtk_widget_get_mapped(paragraph) != 0 })
+            gtk_widget_grab_focus(paragraph)
+            gtk_label_select_region(opaque(paragraph), 0, 9)
+
+            let scrolled = try XCTUnwrap(gtk_widget_get_ancestor(column.view, gtk_scrolled_window_get_type()))
+            let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[groups.count - 1]) != 0 }, "scrolled to the end")
+            XCTAssertFalse(column.isInColumn(groups[1]), "the groups between are out of the column")
+            XCTAssertTrue(column.isInColumn(groups[0]), "the one holding the selection stays in it")
+
+            gtk_adjustment_set_value(adjustment, 0)
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[1]) != 0 }, "back at the top")
+            var start: Int32 = 0, end: Int32 = 0
+            XCTAssertNotEqual(gtk_label_get_selection_bounds(opaque(paragraph), &start, &end), 0)
+            XCTAssertEqual([start, end], [0, 9], "with the selection as it was")
         }
     }
 
@@ -157,6 +198,30 @@ final class MarkdownColumnTests: XCTestCase {
             page = nil
             XCTAssertTrue(spin { alive.pointee == nil }, "the column goes with the page")
             if alive.pointee != nil { g_object_remove_weak_pointer(UnsafeMutablePointer<GObject>(OpaquePointer(view)), alive) }
+        }
+    }
+
+    func testThePrefetchParsesAFirstDocumentAndItsPageTakesIt() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("first.md", "# First\n\nA paragraph.\n")
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            PreviewPrefetch.start(file)
+            var content: PreviewPrefetch.Content?
+            Task { @MainActor in content = await PreviewPrefetch.takeContent(for: file) ?? .text(.failure(PreviewError("none"))) }
+            XCTAssertTrue(spin { content != nil })
+            guard case .markdown(.success(let document)) = content else { return XCTFail("\(String(describing: content))") }
+            XCTAssertEqual(document.blocks.count, 2, "parsed while the service starts")
+
+            PreviewPrefetch.start(file)  // taken by the page, as the service's first item
+            let page = PreviewPage(item: PreviewItem(url: file))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            XCTAssertEqual((page.renderer as? MarkdownRenderer)?.column?.blockCount, 2)
+            var isLeft: Bool?
+            Task { @MainActor in isLeft = await PreviewPrefetch.takeContent(for: file) != nil }
+            XCTAssertTrue(spin { isLeft != nil })
+            XCTAssertEqual(isLeft, false, "the page took the parsed document")
         }
     }
 

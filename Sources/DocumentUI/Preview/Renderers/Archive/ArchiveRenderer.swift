@@ -90,12 +90,27 @@ public final class ArchiveRenderer: PreviewRenderer {
         archivePath = item.url.path
         title = item.displayTitle
         isRaw = Self.compressedFileTypes.contains(type.identifier)
-        let path = archivePath, raw = isRaw
-        let listing = try await blockingWork { ArchiveListing.read(path, raw: raw) }
-            .mapError { PreviewError($0.description) }.get()
+        let read: Result<ArchiveListing, PreviewError>
+        if case .archive(let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
+            read = prefetched  // listed while the service started
+        } else {
+            let path = archivePath
+            read = await blockingWork { Self.read(path, type: type) }
+        }
+        let listing = try read.get()
         self.listing = listing
         show(listing)
         setAccessibleName(view, tr("Contents of %s", title))
+    }
+
+    /// The listing of the archive at `path`, by a decoder worker. Blocking: off the main thread.
+    nonisolated static func read(_ path: String, type: DocumentType) -> Result<ArchiveListing, PreviewError> {
+        ArchiveListing.read(path, raw: compressedFileTypes.contains(type.identifier)).mapError { PreviewError($0.description) }
+    }
+
+    /// True for documents stored as zips (OpenDocument, OOXML), which the office renderer shows.
+    nonisolated static func isOfficeDocument(_ type: DocumentType) -> Bool {
+        type.conforms(to: .wordProcessing) || type.conforms(to: .spreadsheet) || type.conforms(to: .presentation)
     }
 
     // MARK: The listing
@@ -107,15 +122,22 @@ public final class ArchiveRenderer: PreviewRenderer {
         return formatter
     }()
 
-    /// Rows in the listing's model before its first frame. GTK 4.8's list views make and bind
-    /// rows for up to 200 items whatever fits on screen (`GTK_LIST_VIEW_MAX_LIST_ITEMS`), and
-    /// a 1,000-entry zip spent about 200 ms of its cold showing on them; a tall screen shows
-    /// about 40. The other entries join the model at the second frame.
-    static let firstRows = 50
+    /// Rows in the listing's model before its first frame: those that fit in `height` pixels
+    /// (the window's), at the smallest height a row has, and one more. GTK 4.8's list views
+    /// make and bind rows for up to 200 items whatever fits on screen
+    /// (`GTK_LIST_VIEW_MAX_LIST_ITEMS`): a 1,000-entry zip spent about 200 ms of its cold
+    /// showing on them, and 50 rows still 46-105 ms. The other entries join the model at the
+    /// second frame.
+    static func firstRows(height: Int32) -> Int {
+        let smallestRow: Int32 = 24
+        return Int(max(height, 240) / smallestRow) + 1
+    }
 
     private func show(_ listing: ArchiveListing) {
         let entries = listing.entries
-        let table = VirtualTable(count: min(entries.count, Self.firstRows))
+        let root = gtk_widget_get_root(view).map { gtk_widget_get_height(widget($0)) } ?? 0
+        let firstRows = Self.firstRows(height: root > 0 ? root : PreviewWindow.defaultSize.height)
+        let table = VirtualTable(count: min(entries.count, firstRows))
         virtualTable = table
         table.addColumn(title: tr("Name"), expand: true, setup: {
             let icon = gtk_image_new()!
@@ -151,7 +173,7 @@ public final class ArchiveRenderer: PreviewRenderer {
         table.onActivate { [weak self] position in self?.open(position) }
         setAccessibleName(table.columnView, tr("Entries of %s", title))
         gtk_box_prepend(cast(listingPage), table.scrolled)
-        if entries.count > Self.firstRows {
+        if entries.count > firstRows {
             // The first frame's tick comes before its layout: the rest wait for the next one.
             onNextFrame(of: table.columnView) { [weak table] in
                 guard let table else { return }

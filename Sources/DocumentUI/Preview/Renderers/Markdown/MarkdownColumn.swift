@@ -3,47 +3,92 @@ import Foundation
 import GObjectSupport
 
 /// The column of a Markdown document's blocks, built a screenful first and the rest in idle
-/// steps. Shaping every block before the first frame (a 200 KB file: 190 code views, 190
-/// tables, thousands of labels) left the window blank for seconds; built so, the page shows
-/// its start at once and the rest follows below GTK's layout and paint, a few milliseconds of
-/// work at a time, in the document's order, while the column is on screen.
+/// steps, and virtualized: only the groups of blocks near the visible part are in the column;
+/// each other group is stood in for by an empty placeholder of its height.
 ///
-/// Only the groups of blocks near the visible part are mapped (`follow(_:)`). GTK 4.8 maps,
-/// snapshots and (with the cairo renderer) draws every mapped widget of a frame, on screen
-/// or not: with the whole of a 200 KB file mapped, the first frame of a showing took 200–350
-/// ms, and every frame while scrolling 25 ms.
+/// Shaping every block before the first frame (a 200 KB file: 190 code views, 190 tables,
+/// thousands of labels) left the window blank for seconds; built so, the page shows its start
+/// at once and the rest follows a few milliseconds of work at a time, in the document's order.
+/// The rest is built while the page is hidden too (a neighbour's page, a closed previewer), at
+/// a low priority, into groups kept out of the column; while it is shown, only after its first
+/// frame.
+///
+/// GTK measures every child of a box at each layout, mapped or not: with every group in the
+/// column, each showing of a built 200 KB file measured 27,000-75,000 widgets (40-130 ms
+/// before its first frame). A group out of the column is not measured: a showing lays out
+/// what is near the view, as the first screenful did. A placeholder has the group's height
+/// when it was last laid out, or an estimate for a group never laid out (scaled by how the
+/// estimates of the groups laid out so far compared); a group above the view whose height
+/// turns out different moves the view by as much, and a view at the end stays at the end.
 @MainActor
 final class MarkdownColumn {
-    /// A vertical box of groups of `groupSize` blocks (vertical boxes, spaced as the column).
+    /// A vertical box of groups of `groupSize` blocks (vertical boxes, spaced as the column),
+    /// or their placeholders.
     let view: Widget
-    /// Blocks in the document, and how many of them are in the column so far.
+    /// Blocks in the document, and how many of them are built so far.
     let blockCount: Int
     private(set) var builtCount = 0
-    /// True while the idle steps wait for the column to be shown again.
-    private(set) var isPaused = false
 
     private let widgets: MarkdownWidgets
     private let blocks: [MarkdownDocument.Block]
     private var generation = 0
     private var isStopped = false
-    /// The group blocks are appended to (owned by `view`).
-    private var group: Widget?
+    /// Every group built, in the document's order; the last is appended to.
+    private var parts: [Group] = []
     /// The vertical adjustment of the scrolled window around the column, and its handlers.
     private var adjustment: UnsafeMutablePointer<GtkAdjustment>?
     private var adjustmentHandlers: [SignalConnection] = []
+    /// A placement waits for the next frame's start (`placeSoon`).
+    private var isPlacementPending = false
+    /// Shown again, the column builds nothing before that showing's first frame.
+    private var isWaitingForFrame = false
+    /// Groups put into the column at the last placement with the height their placeholder
+    /// had, whether they were above the view then, and whether the view was at the end.
+    private var corrections: [(group: Group, height: Int, isAbove: Bool)] = []
+    private var wasAtEnd = false
+    /// Heights of the groups laid out so far, and their estimates.
+    private var laidOutHeight = 0, laidOutEstimate = 0
 
     /// Blocks a group holds. Appended to the column itself, every step had GTK measure every
-    /// block built so far again (building the rest took twice as long as all at once); a
-    /// group keeps its size measured until a block is added to it.
-    static let groupSize = 32
+    /// block built so far again; a group keeps its size measured until a block is added to it.
+    /// Small enough that the groups near the view are not much more than the view.
+    static let groupSize = 16
     static let spacing: Int32 = 12
 
-    /// Estimated height, in pixels, built before the page shows: more than a tall screen.
-    static let firstScreenHeight = 2000
+    /// Estimated height, in pixels, built before the page shows: about a screen.
+    static let firstScreenHeight = 1000
     /// Blocks built before the page shows at most, whatever their estimated height.
-    static let firstScreenBlocks = 60
+    static let firstScreenBlocks = 40
     /// Work per idle step, at least one block: short enough for input and frames between.
     static let stepBudget: Duration = .milliseconds(4)
+
+    /// A group of blocks and the placeholder that stands in for it out of the column.
+    @MainActor
+    private final class Group {
+        let content: Widget
+        let placeholder: Widget
+        var isInColumn = false
+        var blockCount = 0
+        /// The sum of its blocks' estimated heights and spacing.
+        var estimate = 0
+        /// Its height when it was last laid out.
+        var height: Int?
+        /// The height its placeholder asks for.
+        var placeholderHeight = 0
+        var isCounted = false
+
+        init() {
+            content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: MarkdownColumn.spacing, [])
+            placeholder = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+            g_object_ref_sink(raw(content))  // in and out of the column for as long as it lives
+            g_object_ref_sink(raw(placeholder))
+        }
+
+        isolated deinit {
+            g_object_unref(raw(content))
+            g_object_unref(raw(placeholder))
+        }
+    }
 
     init(widgets: MarkdownWidgets, blocks: [MarkdownDocument.Block]) {
         self.widgets = widgets
@@ -51,7 +96,7 @@ final class MarkdownColumn {
         blockCount = blocks.count
         view = makeBox(GTK_ORIENTATION_VERTICAL, spacing: Self.spacing, [])
         g_object_ref_sink(raw(view))  // appended to for as long as the column lives
-        connectSignal(raw(view), "map") { [weak self] in MainActor.assumeIsolated { self?.resume() } }
+        connectSignal(raw(view), "map") { [weak self] in MainActor.assumeIsolated { self?.shown() } }
     }
 
     isolated deinit {
@@ -69,8 +114,8 @@ final class MarkdownColumn {
             height += Self.estimatedHeight(blocks[builtCount]) + Int(Self.spacing)
             appendNext()
         }
-        generation += 1
-        scheduleRest(generation)
+        place()
+        if gtk_widget_get_mapped(view) != 0 { shown() } else { scheduleRest(generation) }
     }
 
     /// Stops building: the blocks not built yet never are.
@@ -79,83 +124,184 @@ final class MarkdownColumn {
         generation += 1
     }
 
-    /// Maps only the groups within a screen of the part of the column that `adjustment` (the
+    /// Keeps in the column only the groups within a screen of the part that `adjustment` (the
     /// scrolled window's vertical one) shows, from now on.
     func follow(_ adjustment: UnsafeMutablePointer<GtkAdjustment>) {
         g_object_ref(raw(adjustment))
         self.adjustment = adjustment
         for signal in ["value-changed", "changed"] {
             adjustmentHandlers.append(connectSignal(raw(adjustment), signal) { [weak self] in
-                MainActor.assumeIsolated { self?.mapNearGroups() }
+                MainActor.assumeIsolated { self?.placeSoon() }
             })
         }
-        mapNearGroups()
+        place()
     }
 
-    /// The groups of blocks, in order.
-    var groups: [Widget] {
-        var groups: [Widget] = []
-        var child = gtk_widget_get_first_child(view)
-        while let current = child {
-            groups.append(current)
-            child = gtk_widget_get_next_sibling(current)
+    /// The groups of blocks, in order, in the column or not.
+    var groups: [Widget] { parts.map(\.content) }
+
+    /// True when `group` (one of `groups`) is in the column rather than its placeholder.
+    func isInColumn(_ group: Widget) -> Bool {
+        parts.first { $0.content == group }?.isInColumn ?? false
+    }
+
+    // MARK: Placing the groups
+
+    /// Places the groups at the start of the next frame, before its layout. The adjustment
+    /// changes during a layout too (the scrolled window's allocation), when the column must
+    /// not change.
+    private func placeSoon() {
+        guard !isPlacementPending, !isStopped else { return }
+        isPlacementPending = true
+        onNextFrame(of: view) { [weak self] in self?.place() }
+    }
+
+    /// Puts the groups that overlap the visible part, half a screen above it or a screen below
+    /// it into the column, and the rest out. Before the first layout, the visible part is taken
+    /// to be the first screen. The column's offset in the scrolled window (a margin) is left
+    /// out: the margins cover it. A group holding the focus (a selection) stays.
+    private func place() {
+        isPlacementPending = false
+        guard !isStopped else { return }
+        correctHeights()
+        var value = 0.0, page = Double(Self.firstScreenHeight), upper = 0.0
+        if let adjustment, gtk_adjustment_get_page_size(adjustment) > 0 {
+            value = gtk_adjustment_get_value(adjustment)
+            page = gtk_adjustment_get_page_size(adjustment)
+            upper = gtk_adjustment_get_upper(adjustment)
         }
-        return groups
-    }
-
-    /// Maps the groups that overlap the visible part or a screen above or below it, and
-    /// unmaps the rest (`gtk_widget_set_child_visible`: the column keeps their size). The
-    /// column's offset in the scrolled window (a margin) is left out: a screen covers it. A
-    /// group not laid out yet is mapped if the groups before it end before the limit.
-    private func mapNearGroups() {
-        guard let adjustment else { return }
-        let page = gtk_adjustment_get_page_size(adjustment)
-        guard page > 0 else { return }  // not laid out yet: everything stays mapped
-        let value = gtk_adjustment_get_value(adjustment)
-        let top = value - page, bottom = value + 2 * page
+        wasAtEnd = upper > 0 && value > 0 && value + page >= upper - 1
+        let top = value - page / 2, bottom = value + 2 * page
+        let focus = gtk_widget_get_root(view).flatMap { gtk_root_get_focus($0) }
         var y = 0.0
-        for group in groups {
-            let height = Double(gtk_widget_get_height(group))
-            let near = height > 0 ? y + height >= top && y <= bottom : y <= bottom
-            if (gtk_widget_get_child_visible(group) != 0) != near { gtk_widget_set_child_visible(group, near ? 1 : 0) }
+        for group in parts {
+            let height = Double(self.height(of: group))
+            let isNear = y + height >= top && y <= bottom
+            if isNear, !group.isInColumn {
+                corrections.append((group, Int(height), y + height <= value))
+                swap(group)
+            } else if !isNear, group.isInColumn, !(focus.map { gtk_widget_is_ancestor($0, group.content) != 0 } ?? false) {
+                if let laidOut = laidOutHeight(of: group) { group.height = laidOut }
+                swap(group)
+            }
             y += height + Double(Self.spacing)
         }
+        if !corrections.isEmpty { placeSoon() }  // after the layout that measures them
     }
 
-    private func appendNext() {
-        if builtCount % Self.groupSize == 0 || group == nil {
-            let next = makeBox(GTK_ORIENTATION_VERTICAL, spacing: Self.spacing, [])
-            gtk_box_append(cast(view), next)
-            group = next
-            mapNearGroups()
+    /// After a layout of the groups last put into the column: the view moves by the difference
+    /// between their heights and their placeholders' for those above it, and stays at the end.
+    private func correctHeights() {
+        guard !corrections.isEmpty, let adjustment else { return }
+        var shift = 0
+        var laidOut: [(group: Group, height: Int, isAbove: Bool)] = []
+        for correction in corrections {
+            guard correction.group.isInColumn, gtk_widget_get_mapped(correction.group.content) != 0, let height = laidOutHeight(of: correction.group) else { continue }
+            correction.group.height = height
+            laidOut.append(correction)
+            if correction.isAbove { shift += height - correction.height }
         }
-        gtk_box_append(cast(group), widgets.widget(for: blocks[builtCount]))
+        corrections.removeAll { correction in laidOut.contains { $0.group === correction.group } || !correction.group.isInColumn }
+        let page = gtk_adjustment_get_page_size(adjustment), upper = gtk_adjustment_get_upper(adjustment)
+        if wasAtEnd, !laidOut.isEmpty {
+            gtk_adjustment_set_value(adjustment, upper - page)
+        } else if shift != 0 {
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + Double(shift))
+        }
+    }
+
+    /// The height `group` has in the column now: its own, or its placeholder's (until it is
+    /// laid out in the column).
+    private func height(of group: Group) -> Int {
+        if group.isInColumn, let laidOut = laidOutHeight(of: group) { return laidOut }
+        return group.placeholderHeight
+    }
+
+    private func setPlaceholderHeight(of group: Group, to height: Int) {
+        guard height != group.placeholderHeight else { return }
+        group.placeholderHeight = height
+        gtk_widget_set_size_request(group.placeholder, -1, Int32(height))
+    }
+
+    /// The height of `group` at its last layout, if it was laid out with its blocks as they are.
+    private func laidOutHeight(of group: Group) -> Int? {
+        guard group.isInColumn else { return nil }
+        let height = Int(gtk_widget_get_height(group.content))
+        guard height > 0 else { return nil }
+        if !group.isCounted, group.blockCount == Self.groupSize {
+            group.isCounted = true
+            laidOutHeight += height
+            laidOutEstimate += group.estimate
+        }
+        return height
+    }
+
+    /// The estimate of `group`'s height, scaled by how the estimates compared with the heights
+    /// of the groups laid out so far.
+    private func scaledEstimate(of group: Group) -> Int {
+        guard laidOutEstimate > 0 else { return group.estimate }
+        return group.estimate * laidOutHeight / laidOutEstimate
+    }
+
+    /// Puts `group` into the column in place of its placeholder, or its placeholder in its place.
+    private func swap(_ group: Group) {
+        let (outgoing, incoming) = group.isInColumn ? (group.content, group.placeholder) : (group.placeholder, group.content)
+        if group.isInColumn { setPlaceholderHeight(of: group, to: group.height ?? scaledEstimate(of: group)) }
+        gtk_box_insert_child_after(cast(view), incoming, outgoing)
+        gtk_box_remove(cast(view), outgoing)
+        group.isInColumn.toggle()
+    }
+
+    // MARK: Building
+
+    private func appendNext() {
+        if builtCount % Self.groupSize == 0 || parts.isEmpty {
+            let group = Group()
+            parts.append(group)
+            gtk_box_append(cast(view), group.placeholder)
+        }
+        let group = parts[parts.count - 1]
+        let block = blocks[builtCount]
+        gtk_box_append(cast(group.content), widgets.widget(for: block))
+        group.blockCount += 1
+        group.estimate += Self.estimatedHeight(block) + (group.blockCount > 1 ? Int(Self.spacing) : 0)
+        if !group.isInColumn { setPlaceholderHeight(of: group, to: scaledEstimate(of: group)) }
         builtCount += 1
     }
 
-    /// Idle steps until every block is built. They pause while the column is not on screen
-    /// (the window closed, the source shown, a neighbour's page): built then, blocks would all
-    /// be laid out and drawn in the first frame of the next showing. `map` resumes them.
+    /// Idle steps until every block is built: at a low priority while the column is not on
+    /// screen, into groups out of the column (a placeholder grows with its group's estimate).
+    /// After a step, the groups are placed again.
     private func scheduleRest(_ scheduled: Int) {
-        guard builtCount < blocks.count else { return }
-        MainLoopIdle.run { [weak self] in
-            guard let self, self.generation == scheduled else { return }
-            guard gtk_widget_get_mapped(self.view) != 0 else {
-                self.isPaused = true
-                return
-            }
+        guard builtCount < blocks.count, !isStopped else { return }
+        let isShown = gtk_widget_get_mapped(view) != 0
+        MainLoopIdle.run(priority: isShown ? G_PRIORITY_DEFAULT_IDLE : G_PRIORITY_LOW) { [weak self] in
+            guard let self, self.generation == scheduled, !self.isWaitingForFrame else { return }
             let clock = ContinuousClock()
             let start = clock.now
             repeat { self.appendNext() } while self.builtCount < self.blocks.count && clock.now - start < Self.stepBudget
+            self.place()
             self.scheduleRest(scheduled)
         }
     }
 
-    private func resume() {
-        guard isPaused, !isStopped else { return }
-        isPaused = false
+    /// Shown (again): building waits for the showing's first frame, so that neither a step nor
+    /// the layout it causes comes before it. The first frame's tick comes before its layout:
+    /// the steps wait for the next one.
+    private func shown() {
+        guard !isStopped else { return }
+        isWaitingForFrame = true
         generation += 1
-        scheduleRest(generation)
+        let scheduled = generation
+        placeSoon()
+        onNextFrame(of: view) { [weak self] in
+            guard let self else { return }
+            onNextFrame(of: self.view) { [weak self] in
+                guard let self, self.generation == scheduled else { return }
+                self.isWaitingForFrame = false
+                self.scheduleRest(scheduled)
+            }
+        }
     }
 
     /// A rough height for `block` at the column's width, from its lines: enough to tell when

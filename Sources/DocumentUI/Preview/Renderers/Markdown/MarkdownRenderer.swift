@@ -7,8 +7,8 @@ import GObjectSupport
 /// file, quotes, rules and tables, in a readable column. A Source button in the renderer's own
 /// toolbar switches to the file's text, highlighted, in a GtkSourceView. The first megabyte is
 /// parsed off the main thread; a note says when the file is longer. The page is ready once a
-/// screenful of blocks is built; the rest follow in idle steps while it is shown, and only the
-/// blocks near the visible part are mapped (`MarkdownColumn`).
+/// screenful of blocks is built; the rest follow in idle steps, and only the groups of blocks
+/// near the visible part are in the column, laid out and drawn (`MarkdownColumn`).
 @MainActor
 public final class MarkdownRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.markdown]
@@ -27,7 +27,7 @@ public final class MarkdownRenderer: PreviewRenderer {
     private let toggle: Widget
     private let note: Widget
     private var title = ""
-    /// The formatted blocks, built a screenful first and the rest while the page is shown.
+    /// The formatted blocks, built a screenful first and the rest in idle steps.
     private(set) var column: MarkdownColumn?
     /// The text the source view gets when first shown: 200 KB of highlighted Markdown put
     /// into it took 150 ms of the main thread before the first frame, for a view seldom seen.
@@ -87,8 +87,11 @@ public final class MarkdownRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let url = item.url
-        let loaded = await blockingWork { () -> Result<MarkdownDocument, PreviewError> in
-            do throws(PreviewError) { return .success(try MarkdownDocument.load(url)) } catch { return .failure(error) }
+        let loaded: Result<MarkdownDocument, PreviewError>
+        if case .markdown(let prefetched) = await PreviewPrefetch.takeContent(for: url) {
+            loaded = prefetched  // parsed while the service started
+        } else {
+            loaded = await blockingWork { Self.parse(url) }
         }
         let document = try loaded.get()
         title = item.displayTitle
@@ -109,6 +112,11 @@ public final class MarkdownRenderer: PreviewRenderer {
         }
         setAccessibleName(view, tr("Formatted text of %s", title))
         setAccessibleName(source, tr("Source of %s", title))
+    }
+
+    /// The Markdown file at `url` parsed, with its pictures. Blocking: off the main thread.
+    nonisolated static func parse(_ url: URL) -> Result<MarkdownDocument, PreviewError> {
+        do throws(PreviewError) { return .success(try MarkdownDocument.load(url)) } catch { return .failure(error) }
     }
 
     private func fillSource() {

@@ -131,6 +131,9 @@ struct MarkdownWidgets {
         if let scheme = gtk_source_style_scheme_manager_get_scheme(gtk_source_style_scheme_manager_get_default(), "Adwaita") {
             gtk_source_buffer_set_style_scheme(buffer, scheme)
         }
+        // The cursor is at the end, unseen: its bracket was drawn matched once the highlighting
+        // reached it, a change on screen a second after the page showed.
+        gtk_source_buffer_set_highlight_matching_brackets(buffer, 0)
         gtk_text_buffer_set_text(cast(buffer), text, -1)
         let view = gtk_source_view_new_with_buffer(buffer)!
         g_object_unref(raw(buffer))
