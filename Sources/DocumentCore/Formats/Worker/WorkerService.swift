@@ -85,6 +85,12 @@ struct WorkerDecoders {
             }
             return ImageDecoder.perform(input: input, options: request.options)
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
+        case ThumbnailPictures.operation:
+            if testFormats, let misbehaviour = WorkerTestFormats.misbehaviour(namedIn: input) {
+                return (WorkerTestFormats.perform(WorkerRequest(operation: misbehaviour, options: request.options))
+                    ?? WorkerReply(error: "no misbehaviour \(misbehaviour)"), nil)
+            }
+            return ThumbnailPictures.perform(input: input, options: request.options)
         case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)
         case ArchiveWorkers.listOperation, ArchiveWorkers.extractOperation: return ArchiveWorkers.perform(request.operation, input: input, options: request.options)
         default:
