@@ -18,20 +18,7 @@ enum ThumbnailWorkers {
         guard fd >= 0 else { throw .unreadable(name: source.name, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         let options = ["kind": kind, "edge": String(edge), "name": source.name, "type": source.type.identifier]
-        let output: DecoderWorker.Output
-        do {
-            output = try pool.perform(operation, input: fd, options: options)
-        } catch {
-            switch error {
-            case .decoder(let message):
-                throw (try? JSONDecoder().decode(ThumbnailError.self, from: Data(message.utf8)))
-                    ?? .decodingFailed(name: source.name, reason: message)
-            case .crashed(let how): throw .decodingFailed(name: source.name, reason: tr("the decoder stopped: %s", how))
-            case .timedOut:
-                throw .timedOut(name: source.name, thumbnailer: kind, seconds: Int(pool.limits.timeout.components.seconds))
-            case .cannotStart(let why): throw .unreadable(name: source.name, reason: why)
-            }
-        }
+        let output = try perform(input: fd, options: options, name: source.name, thumbnailer: kind)
         if let width = output.values["imageWidth"].flatMap(Int.init), let height = output.values["imageHeight"].flatMap(Int.init) {
             source.dimensions = (width, height)
         }
@@ -39,6 +26,39 @@ enum ThumbnailWorkers {
             throw .decodingFailed(name: source.name, reason: tr("the image is empty"))
         }
         return image
+    }
+
+    /// The PNG the external `thumbnailer` wrote at `path` for `source`, decoded in a worker (its
+    /// output is as untrusted as its input) and fitted to `edge` pixels.
+    static func decodeOutput(atPath path: String, of source: ThumbnailSource, thumbnailer: String, edge: Int) throws(ThumbnailError) -> Pixbuf {
+        let fd: Int32
+        do { fd = try WorkerInput.open(path) } catch {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: thumbnailer, reason: tr("it produced no image"))
+        }
+        defer { close(fd) }
+        let options = ["kind": "external", "edge": String(edge), "name": source.name, "thumbnailer": thumbnailer]
+        guard let image = pixbuf(try perform(input: fd, options: options, name: source.name, thumbnailer: thumbnailer)) else {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: thumbnailer, reason: tr("its image could not be read"))
+        }
+        return image
+    }
+
+    /// One thumbnail request, the worker's failures as `ThumbnailError`s.
+    private static func perform(input: Int32, options: [String: String], name: String,
+                                thumbnailer: String) throws(ThumbnailError) -> DecoderWorker.Output {
+        do {
+            return try pool.perform(operation, input: input, options: options)
+        } catch {
+            switch error {
+            case .decoder(let message):
+                throw (try? JSONDecoder().decode(ThumbnailError.self, from: Data(message.utf8)))
+                    ?? .decodingFailed(name: name, reason: message)
+            case .crashed(let how): throw .decodingFailed(name: name, reason: tr("the decoder stopped: %s", how))
+            case .timedOut:
+                throw .timedOut(name: name, thumbnailer: thumbnailer, seconds: Int(pool.limits.timeout.components.seconds))
+            case .cannotStart(let why): throw .unreadable(name: name, reason: why)
+            }
+        }
     }
 
     /// The worker's pixels as a pixbuf (copied: a thumbnail is small), once their layout is checked.
@@ -72,6 +92,8 @@ enum ThumbnailWorkers {
             case "image": image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
             case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, edge: edge)
             case "text": image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
+            case "external":
+                image = try ExternalThumbnailer.decodeOutput(input, name: name, thumbnailer: options["thumbnailer"] ?? "?", edge: edge)
             default: return (WorkerReply(error: "no thumbnailer \(kind)"), nil)
             }
         } catch {
