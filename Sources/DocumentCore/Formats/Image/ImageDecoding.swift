@@ -9,9 +9,10 @@ import Foundation
 /// It asks the previewer's own workers (`PreviewWorkers`), apart from the thumbnailers' pool.
 ///
 /// Where GdkPixbuf hands images to glycin (`DecoderWorker.pixbufDecodesThroughGlycin`),
-/// glycin's own sandbox cannot start inside a worker: there, as for thumbnails, images other
-/// than JPEG are given to GdkPixbuf in the calling process, which glycin's sandbox decodes,
-/// and JPEG is decoded by libjpeg in the worker.
+/// glycin's own sandbox cannot start inside a worker: there, as for thumbnails, the images only
+/// glycin's loaders decode (`GlycinFormats`), JPEG aside, are given to GdkPixbuf in the calling
+/// process, which glycin's sandbox decodes; JPEG is decoded by libjpeg in the worker, and the
+/// images other loaders would take (XPM, XBM, third-party modules) by GdkPixbuf in the worker.
 public enum ImageDecoding {
     /// The largest raster image decoded at all (a decompression bomb is refused).
     public static let pixelLimit = 400_000_000
@@ -53,8 +54,8 @@ public enum ImageDecoding {
         }
         request.still = still
         let isJPEG = type.conforms(to: .jpeg)
-        if DecoderWorker.pixbufDecodesThroughGlycin && !isJPEG {
-            // GdkPixbuf gives the file to glycin's sandboxed loaders (see pixbufDecodesThroughGlycin).
+        if !isJPEG && GlycinFormats.decodeInCaller(type) {
+            // GdkPixbuf gives the file to glycin's sandboxed loaders, and to no other (see GlycinFormats).
             let (reply, fd) = ImageDecoder.decode(path: path, request)
             return try image(from: reply, fd: fd)
         }
