@@ -57,6 +57,7 @@ enum ThumbnailWorkers {
             case .timedOut:
                 throw .timedOut(name: name, thumbnailer: thumbnailer, seconds: Int(pool.limits.timeout.components.seconds))
             case .cannotStart(let why): throw .unreadable(name: name, reason: why)
+            case .cancelled: throw .cancelled(name: name)
             }
         }
     }
@@ -132,13 +133,18 @@ package final class DecoderWorkerPool: Sendable {
         workers[index].prestart()
     }
 
-    package func perform(_ operation: String, input: Int32, options: [String: String]) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
+    /// Runs `operation` in the first worker free; a request whose `cancellation` is set by then
+    /// (its page went while it waited behind others) is dropped unsent, with `.cancelled`.
+    package func perform(_ operation: String, input: Int32, options: [String: String],
+                         cancellation: Cancellation? = nil) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
+        if cancellation?.isCancelled == true { throw .cancelled }
         available.wait()
         let index = free.withLock { $0.removeLast() }
         defer {
             free.withLock { $0.append(index) }
             available.signal()
         }
+        if cancellation?.isCancelled == true { throw .cancelled }
         return try workers[index].perform(operation, input: input, options: options)
     }
 }

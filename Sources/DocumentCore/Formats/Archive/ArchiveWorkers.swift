@@ -20,10 +20,11 @@ enum ArchiveWorkers {
 
     /// The entries of the archive at `path`, in the archive's order, as a worker read them and
     /// after they were checked (`ArchiveListingCoding.decode`).
-    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current) throws(ArchiveError) -> ArchiveListing {
+    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current,
+                     cancellation: Cancellation? = nil) throws(ArchiveError) -> ArchiveListing {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let output = try perform(listOperation, on: path, options: ["raw": raw ? "1" : "0", "name": name],
-                                 workers: workers, unreadable: ArchiveError.unreadable)
+                                 workers: workers, cancellation: cancellation, unreadable: ArchiveError.unreadable)
         guard let blob = output.blob, let listing = blob.withUnsafeBytes({ ArchiveListingCoding.decode($0) }) else {
             throw .unreadable(tr("the decoder's answer could not be read"))
         }
@@ -44,6 +45,7 @@ enum ArchiveWorkers {
     /// as it was (an `ArchiveError`); its end (a crash, a limit, the timeout) as `unreadable`
     /// with how it ended.
     private static func perform(_ operation: String, on path: String, options: [String: String], workers: DecoderWorkerPool,
+                                cancellation: Cancellation? = nil,
                                 unreadable: (String) -> ArchiveError) throws(ArchiveError) -> DecoderWorker.Output {
         let fd: Int32
         do { fd = try WorkerInput.open(path) } catch {
@@ -54,7 +56,7 @@ enum ArchiveWorkers {
         }
         defer { close(fd) }
         do {
-            return try workers.perform(operation, input: fd, options: options)
+            return try workers.perform(operation, input: fd, options: options, cancellation: cancellation)
         } catch {
             switch error {
             case .decoder(let message):
@@ -64,6 +66,7 @@ enum ArchiveWorkers {
                 let seconds = String(workers.limits.timeout.components.seconds)
                 throw unreadable(tr("the decoder took longer than %s seconds and was stopped", seconds))
             case .cannotStart(let why): throw unreadable(why)
+            case .cancelled: throw .cancelled
             }
         }
     }

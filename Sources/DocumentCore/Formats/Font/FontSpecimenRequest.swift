@@ -74,6 +74,7 @@ extension FontSpecimen {
             case .crashed(let how): throw .decoderStopped(how)
             case .timedOut: throw .timedOut(seconds: Int(worker.limits.timeout.components.seconds))
             case .cannotStart(let why): throw .decoderUnavailable(why)
+            case .cancelled: throw .cancelled
             }
         }
         guard let specimen = FontSpecimen(output, appearance: appearance) else {

@@ -35,15 +35,19 @@ public enum ImageDecoding {
     /// animation gives its frames unless `still` (then its first).
     public static func decode(_ path: String, type: DocumentType, size: Size,
                               still: Bool = false) async -> Result<DecodedImage, ImageDecodingError> {
-        await blockingWork {
-            Result { () throws(ImageDecodingError) -> DecodedImage in try decodeNow(path, type: type, size: size, still: still) }
+        // Cancelled (its page went: arrow keys held through a folder), a decode still waiting
+        // for one of the two workers is dropped rather than hold one for up to 15 s.
+        await blockingWork { cancellation in
+            Result { () throws(ImageDecodingError) -> DecodedImage in
+                try decodeNow(path, type: type, size: size, still: still, cancellation: cancellation)
+            }
         }
     }
 
     /// `decode(_:type:size:still:)` on the calling thread, which it blocks until the worker
-    /// answers (never the main thread).
-    public static func decodeNow(_ path: String, type: DocumentType, size: Size,
-                                 still: Bool = false) throws(ImageDecodingError) -> DecodedImage {
+    /// answers (never the main thread); dropped unsent, with `.cancelled`, once `cancellation` is set.
+    public static func decodeNow(_ path: String, type: DocumentType, size: Size, still: Bool = false,
+                                 cancellation: Cancellation? = nil) throws(ImageDecodingError) -> DecodedImage {
         var request = ImageDecoder.Request()
         switch size {
         case .fitting(let edge): request.edge = edge
@@ -70,7 +74,8 @@ public enum ImageDecoding {
         defer { close(fd) }
         let workers = PreviewWorkers.current
         do {
-            return try image(from: workers.perform(ImageDecoder.operation, input: fd, options: request.options))
+            return try image(from: workers.perform(ImageDecoder.operation, input: fd, options: request.options,
+                                                   cancellation: cancellation))
         } catch let failure as DecoderWorker.Failure {
             throw error(failure, timeout: workers.limits.timeout)
         } catch let error as ImageDecodingError {
@@ -137,6 +142,7 @@ public enum ImageDecoding {
         case .crashed(let how): .decoderStopped(how)
         case .timedOut: .timedOut(seconds: Int(timeout.components.seconds))
         case .cannotStart(let why): .cannotStart(why)
+        case .cancelled: .cancelled
         }
     }
 }

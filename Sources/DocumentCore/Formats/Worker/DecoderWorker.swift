@@ -71,6 +71,8 @@ public final class DecoderWorker: @unchecked Sendable {
         case timedOut
         /// The worker could not be started.
         case cannotStart(String)
+        /// Dropped before it was sent: whoever asked no longer wanted it (`Cancellation`).
+        case cancelled
     }
 
     /// A result: small values by name, and the large one (pixels), when there is one.

@@ -91,7 +91,7 @@ public final class ArchiveRenderer: PreviewRenderer {
         title = item.displayTitle
         isRaw = Self.compressedFileTypes.contains(type.identifier)
         let path = archivePath, raw = isRaw
-        let listing = try await blockingWork { ArchiveListing.read(path, raw: raw) }
+        let listing = try await blockingWork { ArchiveListing.read(path, raw: raw, cancellation: $0) }
             .mapError { PreviewError($0.description) }.get()
         self.listing = listing
         show(listing)
