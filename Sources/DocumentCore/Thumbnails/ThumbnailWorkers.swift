@@ -46,18 +46,13 @@ enum ThumbnailWorkers {
     /// One thumbnail request, the worker's failures as `ThumbnailError`s.
     private static func perform(input: Int32, options: [String: String], name: String,
                                 thumbnailer: String) throws(ThumbnailError) -> DecoderWorker.Output {
-        do {
-            return try pool.perform(operation, input: input, options: options)
-        } catch {
-            switch error {
-            case .decoder(let message):
-                throw (try? JSONDecoder().decode(ThumbnailError.self, from: Data(message.utf8)))
-                    ?? .decodingFailed(name: name, reason: message)
-            case .crashed(let how): throw .decodingFailed(name: name, reason: tr("the decoder stopped: %s", how))
-            case .timedOut:
-                throw .timedOut(name: name, thumbnailer: thumbnailer, seconds: Int(pool.limits.timeout.components.seconds))
-            case .cannotStart(let why): throw .unreadable(name: name, reason: why)
-            case .cancelled: throw .cancelled(name: name)
+        try pool.perform(operation, input: input, options: options) { failure -> ThumbnailError in
+            switch failure {
+            case .refused(let message): .decodingFailed(name: name, reason: message)
+            case .stopped(let how): .decodingFailed(name: name, reason: tr("the decoder stopped: %s", how))
+            case .timedOut(let seconds): .timedOut(name: name, thumbnailer: thumbnailer, seconds: seconds)
+            case .unavailable(let why): .unreadable(name: name, reason: why)
+            case .cancelled: .cancelled(name: name)
             }
         }
     }
@@ -98,8 +93,7 @@ enum ThumbnailWorkers {
             default: return (WorkerReply(error: "no thumbnailer \(kind)"), nil)
             }
         } catch {
-            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
-            return (WorkerReply(error: encoded ?? error.description), nil)
+            return (WorkerReply(failure: error), nil)
         }
         var values: [String: String] = [:]
         if let dimensions = source.dimensions {

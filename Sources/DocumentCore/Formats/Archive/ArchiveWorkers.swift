@@ -55,18 +55,13 @@ enum ArchiveWorkers {
             }
         }
         defer { close(fd) }
-        do {
-            return try workers.perform(operation, input: fd, options: options, cancellation: cancellation)
-        } catch {
-            switch error {
-            case .decoder(let message):
-                throw (try? JSONDecoder().decode(ArchiveError.self, from: Data(message.utf8))) ?? unreadable(message)
-            case .crashed(let how): throw unreadable(tr("the decoder stopped: %s", how))
-            case .timedOut:
-                let seconds = String(workers.limits.timeout.components.seconds)
-                throw unreadable(tr("the decoder took longer than %s seconds and was stopped", seconds))
-            case .cannotStart(let why): throw unreadable(why)
-            case .cancelled: throw .cancelled
+        return try workers.perform(operation, input: fd, options: options, cancellation: cancellation) { failure -> ArchiveError in
+            switch failure {
+            case .refused(let message): unreadable(message)
+            case .stopped(let how): unreadable(tr("the decoder stopped: %s", how))
+            case .timedOut(let seconds): unreadable(tr("the decoder took longer than %s seconds and was stopped", String(seconds)))
+            case .unavailable(let why): unreadable(why)
+            case .cancelled: .cancelled
             }
         }
     }
@@ -95,8 +90,7 @@ enum ArchiveWorkers {
                 throw .unreadable("unknown operation \(operation)")
             }
         } catch {
-            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
-            return (WorkerReply(error: encoded ?? error.description), nil)
+            return (WorkerReply(failure: error), nil)
         }
     }
 

@@ -72,24 +72,16 @@ public enum ImageDecoding {
             }
         }
         defer { close(fd) }
-        let workers = PreviewWorkers.current
-        do {
-            return try image(from: workers.perform(ImageDecoder.operation, input: fd, options: request.options,
-                                                   cancellation: cancellation))
-        } catch let failure as DecoderWorker.Failure {
-            throw error(failure, timeout: workers.limits.timeout)
-        } catch let error as ImageDecodingError {
-            throw error
-        } catch {
-            throw .malformedResult
-        }
+        let output = try PreviewWorkers.current.perform(ImageDecoder.operation, input: fd, options: request.options,
+                                                        cancellation: cancellation, failing: error)
+        return try image(from: output)
     }
 
     /// A decoding done in this process (glycin's case): its reply read as a worker's is.
     private static func image(from reply: WorkerReply, fd: Int32?) throws(ImageDecodingError) -> DecodedImage {
         if let message = reply.error {
             if let fd { close(fd) }
-            throw decoderError(message)
+            throw WorkerFailure.decoded(message, as: ImageDecodingError.self) ?? .undecodable(message)
         }
         guard let fd, let blob = SealedBlob(adopting: fd) else { throw .malformedResult }
         return try image(from: DecoderWorker.Output(values: reply.values, blob: blob))
@@ -131,17 +123,12 @@ public enum ImageDecoding {
                                  edge: max(number("edge"), pixels.width, pixels.height), isVector: values["vector"] == "1"))
     }
 
-    /// The decoder's own error (an `ImageDecodingError` in JSON), or its message.
-    private static func decoderError(_ message: String) -> ImageDecodingError {
-        (try? JSONDecoder().decode(ImageDecodingError.self, from: Data(message.utf8))) ?? .undecodable(message)
-    }
-
-    private static func error(_ failure: DecoderWorker.Failure, timeout: Duration) -> ImageDecodingError {
+    private static func error(_ failure: WorkerFailure) -> ImageDecodingError {
         switch failure {
-        case .decoder(let message): decoderError(message)
-        case .crashed(let how): .decoderStopped(how)
-        case .timedOut: .timedOut(seconds: Int(timeout.components.seconds))
-        case .cannotStart(let why): .cannotStart(why)
+        case .refused(let message): .undecodable(message)
+        case .stopped(let how): .decoderStopped(how)
+        case .timedOut(let seconds): .timedOut(seconds: seconds)
+        case .unavailable(let why): .cannotStart(why)
         case .cancelled: .cancelled
         }
     }
