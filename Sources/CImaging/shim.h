@@ -16,11 +16,13 @@
 #include <string.h>
 
 /* Decodes a PNG held in memory with libpng's simplified API into RGBA rows (8 bits, straight
-   alpha, width * 4 bytes a row; g_free them), or NULL when it is not a PNG, is damaged, or is
+   alpha), or RGB rows for an image without alpha (*channels says which; width * channels bytes a
+   row; g_free them), as GdkPixbuf's loader gives them, or NULL when it is not a PNG, is damaged, or is
    larger than max_side pixels a side or max_pixels in all (refused from its header, before any
    pixel is allocated). libpng's own error handling (setjmp) stays inside libpng. */
 static inline unsigned char *dossier_png_decode_rgba(const void *data, size_t size, unsigned int max_side,
-                                                     size_t max_pixels, unsigned int *width, unsigned int *height) {
+                                                     size_t max_pixels, unsigned int *width, unsigned int *height,
+                                                     unsigned int *channels) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
@@ -30,8 +32,9 @@ static inline unsigned char *dossier_png_decode_rgba(const void *data, size_t si
         png_image_free(&image);
         return NULL;
     }
-    image.format = PNG_FORMAT_RGBA;
-    unsigned char *pixels = g_try_malloc((gsize)image.width * image.height * 4);
+    unsigned int count = (image.format & PNG_FORMAT_FLAG_ALPHA) ? 4 : 3;
+    image.format = count == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    unsigned char *pixels = g_try_malloc((gsize)image.width * image.height * count);
     if (pixels == NULL) {
         png_image_free(&image);
         return NULL;
@@ -42,6 +45,7 @@ static inline unsigned char *dossier_png_decode_rgba(const void *data, size_t si
     }
     *width = image.width;
     *height = image.height;
+    *channels = count;
     return pixels;
 }
 

@@ -103,15 +103,15 @@ public enum ThumbnailPictures {
         return bytes
     }
 
-    /// A PNG decoded by libpng (no GdkPixbuf loader), or nil when it is damaged, not a PNG, or
+    /// A PNG decoded by libpng (no GdkPixbuf loader), RGB or RGBA as GdkPixbuf's loader gives it, or nil when it is damaged, not a PNG, or
     /// larger than `largestSide` a side or `pixelLimit` pixels.
     static func png(_ bytes: [UInt8], largestSide: Int = largestSide, pixelLimit: Int = largestSide * largestSide) -> Pixbuf? {
-        var width: UInt32 = 0, height: UInt32 = 0
+        var width: UInt32 = 0, height: UInt32 = 0, channels: UInt32 = 0
         guard let pixels = bytes.withUnsafeBytes({
-            dossier_png_decode_rgba($0.baseAddress, $0.count, UInt32(largestSide), pixelLimit, &width, &height)
+            dossier_png_decode_rgba($0.baseAddress, $0.count, UInt32(largestSide), pixelLimit, &width, &height, &channels)
         }) else { return nil }
-        guard let pixbuf = gdk_pixbuf_new_from_data(pixels, GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height),
-                                                    Int32(width * 4), { pixels, _ in g_free(pixels) }, nil) else {
+        guard let pixbuf = gdk_pixbuf_new_from_data(pixels, GDK_COLORSPACE_RGB, channels == 4 ? 1 : 0, 8, Int32(width), Int32(height),
+                                                    Int32(width * channels), { pixels, _ in g_free(pixels) }, nil) else {
             g_free(pixels)
             return nil
         }
