@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   # build: the C libraries behind the module maps
   pkg-config libglib2.0-dev libgtk-4-dev libadwaita-1-dev
-  libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev libjpeg62-turbo-dev
+  libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev libjpeg62-turbo-dev libpng-dev
   libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libxdamage-dev libfontconfig-dev libgstreamer-plugins-base1.0-dev
   # text in legacy encodings: the charset detector GNOME-era apps and Mozilla use
   libuchardet-dev

@@ -1,7 +1,7 @@
 #ifndef DOSSIER_CIMAGING_SHIM_H
 #define DOSSIER_CIMAGING_SHIM_H
 
-/* Image decoding and drawing without GTK: GdkPixbuf, cairo, pango, libjpeg (PDFs: CPoppler);
+/* Image decoding and drawing without GTK: GdkPixbuf, cairo, pango, libjpeg, libpng (PDFs: CPoppler);
    font files drawn without GTK, in the decoder worker: fontconfig and Pango's fontconfig font map. */
 #include <stdio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
@@ -11,7 +11,43 @@
 #include <pango/pangofc-fontmap.h>
 #include <fontconfig/fontconfig.h>
 #include <jpeglib.h>
+#include <png.h>
 #include <setjmp.h>
+#include <string.h>
+
+/* Decodes a PNG held in memory with libpng's simplified API into RGBA rows (8 bits, straight
+   alpha), or RGB rows for an image without alpha (*channels says which; width * channels bytes a
+   row; g_free them), as GdkPixbuf's loader gives them, or NULL when it is not a PNG, is damaged, or is
+   larger than max_side pixels a side or max_pixels in all (refused from its header, before any
+   pixel is allocated). libpng's own error handling (setjmp) stays inside libpng. */
+static inline unsigned char *dossier_png_decode_rgba(const void *data, size_t size, unsigned int max_side,
+                                                     size_t max_pixels, unsigned int *width, unsigned int *height,
+                                                     unsigned int *channels) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&image, data, size)) return NULL;
+    if (image.width == 0 || image.height == 0 || image.width > max_side || image.height > max_side
+        || (size_t)image.width * image.height > max_pixels) {
+        png_image_free(&image);
+        return NULL;
+    }
+    unsigned int count = (image.format & PNG_FORMAT_FLAG_ALPHA) ? 4 : 3;
+    image.format = count == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    unsigned char *pixels = g_try_malloc((gsize)image.width * image.height * count);
+    if (pixels == NULL) {
+        png_image_free(&image);
+        return NULL;
+    }
+    if (!png_image_finish_read(&image, NULL, pixels, 0, NULL)) {  /* frees the image either way */
+        g_free(pixels);
+        return NULL;
+    }
+    *width = image.width;
+    *height = image.height;
+    *channels = count;
+    return pixels;
+}
 
 /* Saves a pixbuf as PNG with tEXt chunks: keys and values are parallel NULL-ended arrays
    (gdk_pixbuf_savev takes them as is; this only names the PNG type). */
@@ -20,10 +56,6 @@ static inline gboolean dossier_pixbuf_save_png(GdkPixbuf *pixbuf, const char *pa
     return gdk_pixbuf_savev(pixbuf, path, "png", keys, values, error);
 }
 
-/* Encodes a pixbuf as PNG into a new buffer (g_free it). */
-static inline gboolean dossier_pixbuf_save_png_buffer(GdkPixbuf *pixbuf, gchar **buffer, gsize *length) {
-    return gdk_pixbuf_save_to_buffer(pixbuf, buffer, length, "png", NULL, NULL);
-}
 
 /* Decodes a JPEG with libjpeg's DCT scaling (1/1 … 1/8) into RGB rows: the fast way (integer
    fast DCT, no fancy upsampling) for thumbnails, or, when `fine`, as GdkPixbuf's loader does

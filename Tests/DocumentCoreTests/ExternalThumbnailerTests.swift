@@ -67,6 +67,38 @@ final class ExternalThumbnailerTests: XCTestCase {
         XCTAssertNoThrow(try generator.thumbnail(of: image, size: .normal))
     }
 
+    /// printf arguments that write `bytes`.
+    private func print(_ bytes: [UInt8]) -> String {
+        "printf '" + bytes.map { String(format: "\\x%02x", $0) }.joined() + "'"
+    }
+
+    func testAHostileImageFromAThumbnailerFailsThatFileOnly() throws {
+        let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+        // A 64 × 64 header, then noise.
+        let garbage = signature + [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 64, 0, 0, 0, 64, 8, 6, 0, 0, 0]
+            + (0..<600).map { UInt8(truncatingIfNeeded: $0 &* 7919) }
+        let cases: [(name: String, script: String, reason: String)] = [
+            ("bomb.tar", "\(print(EXIF.bombPNG(width: 60_000, height: 60_000))) > \"$2\"", "its image is too large"),
+            ("garbage.tar", "\(print(garbage)) > \"$2\"", "its image could not be read"),
+            ("cut.tar", "\(print(Array(SampleFiles.png.prefix(SampleFiles.png.count - 20)))) > \"$2\"", "its image could not be read"),
+            ("jpeg.tar", "\(print(SampleFiles.jpeg)) > \"$2\"", "it produced no image"),
+            ("fifo.tar", "mkfifo \"$2\"", "it produced no image"),
+            ("nothing.tar", "true", "it produced no image"),
+        ]
+        for (name, script, reason) in cases {
+            let folder = try TemporaryFolder()
+            let archive = try folder.write(name, bytes: SampleFiles.tar)
+            let generator = try generator(folder, script: script)
+            XCTAssertThrowsError(try generator.thumbnail(of: archive, size: .normal)) {
+                XCTAssertEqual("\($0)", "The thumbnailer fake failed on '\(name)': \(reason)")
+            }
+        }
+        // The workers still decode the next thumbnailer's image.
+        let folder = try TemporaryFolder()
+        let archive = try folder.write("next.tar", bytes: SampleFiles.tar)
+        XCTAssertNoThrow(try generator(folder, script: "\(printPNG) > \"$2\"").thumbnail(of: archive, size: .normal))
+    }
+
     func testTheSandboxDeniesTheNetworkAndWritesOutsideTheOutputFolder() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap is not installed")
         let folder = try TemporaryFolder()

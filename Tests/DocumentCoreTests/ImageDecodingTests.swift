@@ -242,4 +242,28 @@ final class ImageDecodingTests: XCTestCase {
         else { return XCTFail("not a still image") }
         XCTAssertLessThanOrEqual(image.fullWidth, 1 << 20)
     }
+
+    func testADecodeWhosePageWentBeforeAWorkerTookItIsDroppedUnsent() async throws {
+        let folder = try TemporaryFolder()
+        let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+        // Each holds the only worker until its 3 s are up, if it is sent.
+        let busy = try folder.write("busy.png", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.loop\n".utf8))
+        let stale = try folder.write("stale.png", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.loop\n".utf8))
+        let next = try folder.write("next.png", bytes: TestImage.encode(TestImage.gradient(width: 40, height: 30), as: "png"))
+        var limits = PreviewWorkers.limits
+        limits.timeout = .seconds(3)
+        let previous = PreviewWorkers.replaceWorkers(with: DecoderWorkerPool(count: 1, limits: limits, testFormats: true))
+        defer { PreviewWorkers.replaceWorkers(with: previous) }
+        func decoding(_ url: URL) -> Task<Result<DecodedImage, ImageDecodingError>, Never> {
+            Task.detached { await ImageDecoding.decode(url.path, type: DocumentType(fileName: url.lastPathComponent), size: .fitting(64)) }
+        }
+        let first = decoding(busy)
+        let left = decoding(stale)
+        left.cancel()  // arrowed past while it waited
+        let last = decoding(next)
+        guard case .failure(.cancelled) = await left.value else { return XCTFail("the stale decode was sent") }
+        guard case .failure(.timedOut(3)) = await first.value else { return XCTFail("the first decode held the worker") }
+        guard case .success(.still(let image)) = await last.value else { return XCTFail("the next image decodes") }
+        XCTAssertEqual(image.pixels.width, 40)
+    }
 }

@@ -9,15 +9,15 @@ import XCTest
 private final class Deliveries: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
-    private var pngs: [Data] = []
+    private var pictures: [ThumbnailPicture] = []
 
     func record(_ result: Result<ThumbnailGenerator.Representation, ThumbnailError>, tag: String = "") {
         lock.withLock {
             switch result {
             case .success(.icon): items.append(tag + "icon")
-            case .success(.lowQuality(let png)):
+            case .success(.lowQuality(let picture)):
                 items.append(tag + "low")
-                pngs.append(png)
+                pictures.append(picture)
             case .success(.thumbnail(let thumbnail)): items.append(tag + "thumbnail \(thumbnail.origin.rawValue)")
             case .failure(let error): items.append(tag + "failed \(error)")
             }
@@ -25,7 +25,7 @@ private final class Deliveries: @unchecked Sendable {
     }
 
     var all: [String] { lock.withLock { items } }
-    var lowQuality: [Data] { lock.withLock { pngs } }
+    var lowQuality: [ThumbnailPicture] { lock.withLock { pictures } }
 }
 
 final class ThumbnailGeneratorTests: XCTestCase {
@@ -40,19 +40,17 @@ final class ThumbnailGeneratorTests: XCTestCase {
         XCTAssertEqual(deliveries.all, ["icon"], "the icon comes before generate returns")
         XCTAssertTrue(eventually { deliveries.all.count == 3 })
         XCTAssertEqual(deliveries.all, ["icon", "low", "thumbnail generated"])
-        // The quick picture is the camera's own 160×120 thumbnail.
-        let loader = gdk_pixbuf_loader_new()!
-        defer { g_object_unref(loader) }
-        let png = deliveries.lowQuality[0]
-        png.withUnsafeBytes { _ = gdk_pixbuf_loader_write(loader, $0.baseAddress?.assumingMemoryBound(to: guchar.self), gsize($0.count), nil) }
-        gdk_pixbuf_loader_close(loader, nil)
-        XCTAssertTrue(TestImage.size(TestPixbuf(retaining: gdk_pixbuf_loader_get_pixbuf(loader))) == (160, 120))
+        // The quick picture is the camera's own 160×120 thumbnail (it fits the 256 pixels asked).
+        let quick = deliveries.lowQuality[0]
+        XCTAssertEqual([quick.width, quick.height], [160, 120])
 
         // Asked again at a larger size, the cached smaller one is the quick picture.
         let again = Deliveries()
         generator.generate(.init(url: photo, size: 512)) { again.record($0) }
         XCTAssertTrue(eventually { again.all.count == 3 })
         XCTAssertEqual(again.all, ["icon", "low", "thumbnail generated"])
+        // The cached 256-pixel thumbnail, decoded at the 512 pixels asked: its own size.
+        XCTAssertEqual(again.lowQuality.map { [$0.width, $0.height] }, [[256, 192]])
     }
 
     func testVisibleItemsCanJumpTheQueueAndCancelledOnesNeverArrive() throws {

@@ -225,6 +225,73 @@ final class ImagePreviewTests: XCTestCase {
         }
     }
 
+    func testAWorkerThatConnectsWritesHomeOrRunsAProgramReachesNothingAndItsItemEndsOnTheErrorPage() throws {
+        let folder = try TemporaryFolder()
+        // A beacon on 127.0.0.1, and a watch on $HOME: neither may see anything of the worker.
+        let beacon = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(beacon, 0)
+        defer { Foundation.close(beacon) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                XCTAssertEqual(bind(beacon, address, length), 0)
+                XCTAssertEqual(listen(beacon, 8), 0)
+                XCTAssertEqual(getsockname(beacon, address, &length), 0)
+            }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        let home = NSHomeDirectory()
+        let watch = inotify_init1(Int32(IN_NONBLOCK))
+        XCTAssertGreaterThanOrEqual(watch, 0)
+        defer { Foundation.close(watch) }
+        XCTAssertGreaterThanOrEqual(inotify_add_watch(watch, home, UInt32(IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_CLOSE_WRITE)), 0)
+        let planted = "dossier-planted-\(UUID().uuidString)", ran = "dossier-ran-\(UUID().uuidString)"
+
+        let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+        func misbehaving(_ name: String, _ line: String) throws -> URL {
+            try folder.write(name, bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR \(line)\n".utf8))
+        }
+        let files = [
+            try misbehaving("connect.png", "test.connect port=\(port)"),
+            try misbehaving("write.png", "test.write path=\(home)/\(planted)"),
+            try misbehaving("exec.png", "test.exec path=\(home)/\(ran)"),
+        ]
+        let next = try png("next.png", in: folder, width: 40, height: 30, colour: 0x20c040ff)
+        let previous = PreviewWorkers.replaceWorkers(with: DecoderWorkerPool(count: 2, limits: PreviewWorkers.limits, testFormats: true))
+        defer { PreviewWorkers.replaceWorkers(with: previous) }
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = Window()
+            defer { window.close() }
+            for file in files {
+                let page = window.show(file)
+                guard case .failed(let message) = page.state else { return XCTFail("\(file.lastPathComponent): \(page.state)") }
+                XCTAssertEqual(message, "The image decoder gave a result that is not an image.", file.lastPathComponent)
+                let after = window.show(next)
+                XCTAssertEqual(after.state, .ready, "the next item previews after \(file.lastPathComponent)")
+                XCTAssertEqual(try XCTUnwrap(Self.inspect(after.renderer as? ImageRenderer)).rgba, [0x20, 0xc0, 0x40, 0xff])
+            }
+        }
+        XCTAssertEqual(accept(beacon, nil, nil), -1, "the beacon saw no connection")
+        for name in [planted, ran] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/" + name), name)
+        }
+        // Every event of the watch so far (other programs may touch $HOME): none names our files.
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = read(watch, &buffer, buffer.count)
+        var offset = 0
+        while count > 0, offset + 16 <= count {
+            let nameLength = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
+            let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + nameLength)].prefix { $0 != 0 }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            XCTAssertFalse(name == planted || name == ran, "$HOME saw \(name)")
+            offset += 16 + nameLength
+        }
+    }
+
     func testThePrefetchDecodesAFirstImageInTheWorker() throws {
         let folder = try TemporaryFolder()
         let photo = try png("first.png", in: folder, width: 2000, height: 1000, colour: 0x2080c0ff)

@@ -9,3 +9,25 @@ package func blockingWork<Value: Sendable>(_ work: @escaping @Sendable () -> Val
         DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
     }
 }
+
+/// Set when whoever asked for a piece of work no longer wants it (the page it was for went): a
+/// decode still waiting for a worker is then dropped, never sent (`DecoderWorkerPool.perform`).
+public final class Cancellation: Sendable {
+    private let flag = Locked(false)
+
+    public init() {}
+
+    public var isCancelled: Bool { flag.withLock { $0 } }
+
+    public func cancel() { flag.withLock { $0 = true } }
+}
+
+/// `blockingWork` given a `Cancellation` that the calling task's cancellation sets.
+package func blockingWork<Value: Sendable>(_ work: @escaping @Sendable (Cancellation) -> Value) async -> Value {
+    let cancellation = Cancellation()
+    return await withTaskCancellationHandler {
+        await blockingWork { work(cancellation) }
+    } onCancel: {
+        cancellation.cancel()
+    }
+}

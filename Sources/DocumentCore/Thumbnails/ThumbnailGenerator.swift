@@ -28,8 +28,9 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     public enum Representation: Sendable {
         /// Icon names, specific to generic (see `DocumentType.iconNames`).
         case icon([String])
-        /// A quick, smaller picture as PNG data.
-        case lowQuality(Data)
+        /// A quick, smaller picture (a smaller cached thumbnail, or a photo's EXIF thumbnail),
+        /// decoded in a worker at the request's size in pixels.
+        case lowQuality(ThumbnailPicture)
         /// The thumbnail, as a PNG file in the cache.
         case thumbnail(Thumbnail)
     }
@@ -243,7 +244,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             if !isCancelled(job.id) { job.handler(result) }
         }
         if request.representations.contains(.lowQuality), !job.quickPictureTried {
-            if let quick = quickPicture(of: request.url, below: size) {
+            if let quick = quickPicture(of: request.url, below: size, fitting: request.size * max(request.scale, 1)) {
                 deliver(.success(.lowQuality(quick)))
                 if request.representations.contains(.thumbnail) { return requeueThumbnail(of: job) }
             } else if request.representations.contains(.thumbnail) {
@@ -295,21 +296,17 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// A smaller cached size, or a JPEG's own EXIF thumbnail, as PNG data.
-    private func quickPicture(of url: URL, below size: ThumbnailSize) -> Data? {
+    /// A smaller cached size, or a JPEG's own EXIF thumbnail, fitting `edge` pixels (decoded in a
+    /// worker: the cache's PNGs and a photo's insides are not trusted).
+    private func quickPicture(of url: URL, below size: ThumbnailSize, fitting edge: Int) -> ThumbnailPicture? {
         guard let source = try? ThumbnailSource(url: url) else { return nil }
         for smaller in ThumbnailSize.allCases.reversed() where smaller < size {
             if let cached = cache.lookup(source.uri, modified: source.modified, size: smaller) {
-                return try? Data(contentsOf: cached)
+                return ThumbnailPictures.cachedThumbnail(atPath: cached.path, fitting: edge)
             }
         }
-        guard let embedded = ImageThumbnailer.embeddedThumbnail(of: source) else { return nil }
-        var buffer: UnsafeMutablePointer<gchar>?
-        var length: gsize = 0
-        let saved = dossier_pixbuf_save_png_buffer(embedded.pointer, &buffer, &length)
-        guard saved != 0, let buffer else { return nil }
-        defer { g_free(buffer) }
-        return Data(bytes: buffer, count: Int(length))
+        guard source.type == .jpeg else { return nil }
+        return ThumbnailPictures.embeddedThumbnail(ofPhotoAt: source.path, fitting: edge)
     }
 
     private func cancel(_ id: Int) {

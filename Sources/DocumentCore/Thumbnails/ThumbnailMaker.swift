@@ -75,8 +75,8 @@ struct ThumbnailMaker: Sendable {
         }
         let image: Pixbuf
         switch kind {
-        case .image where source.type != .jpeg && DecoderWorker.pixbufDecodesThroughGlycin:
-            // GdkPixbuf gives the file to glycin's sandboxed loaders (see pixbufDecodesThroughGlycin).
+        case .image where source.type != .jpeg && GlycinFormats.decodeInCaller(source.type):
+            // GdkPixbuf gives the file to glycin's sandboxed loaders, and to no other (see GlycinFormats).
             image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
         case .image, .pdf, .text: image = try ThumbnailWorkers.thumbnail(of: &source, kind: kind.name, edge: edge)
         case .external(let thumbnailer):

@@ -18,20 +18,7 @@ enum ThumbnailWorkers {
         guard fd >= 0 else { throw .unreadable(name: source.name, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         let options = ["kind": kind, "edge": String(edge), "name": source.name, "type": source.type.identifier]
-        let output: DecoderWorker.Output
-        do {
-            output = try pool.perform(operation, input: fd, options: options)
-        } catch {
-            switch error {
-            case .decoder(let message):
-                throw (try? JSONDecoder().decode(ThumbnailError.self, from: Data(message.utf8)))
-                    ?? .decodingFailed(name: source.name, reason: message)
-            case .crashed(let how): throw .decodingFailed(name: source.name, reason: tr("the decoder stopped: %s", how))
-            case .timedOut:
-                throw .timedOut(name: source.name, thumbnailer: kind, seconds: Int(pool.limits.timeout.components.seconds))
-            case .cannotStart(let why): throw .unreadable(name: source.name, reason: why)
-            }
-        }
+        let output = try perform(input: fd, options: options, name: source.name, thumbnailer: kind)
         if let width = output.values["imageWidth"].flatMap(Int.init), let height = output.values["imageHeight"].flatMap(Int.init) {
             source.dimensions = (width, height)
         }
@@ -39,6 +26,35 @@ enum ThumbnailWorkers {
             throw .decodingFailed(name: source.name, reason: tr("the image is empty"))
         }
         return image
+    }
+
+    /// The PNG the external `thumbnailer` wrote at `path` for `source`, decoded in a worker (its
+    /// output is as untrusted as its input) and fitted to `edge` pixels.
+    static func decodeOutput(atPath path: String, of source: ThumbnailSource, thumbnailer: String, edge: Int) throws(ThumbnailError) -> Pixbuf {
+        let fd: Int32
+        do { fd = try WorkerInput.open(path) } catch {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: thumbnailer, reason: tr("it produced no image"))
+        }
+        defer { close(fd) }
+        let options = ["kind": "external", "edge": String(edge), "name": source.name, "thumbnailer": thumbnailer]
+        guard let image = pixbuf(try perform(input: fd, options: options, name: source.name, thumbnailer: thumbnailer)) else {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: thumbnailer, reason: tr("its image could not be read"))
+        }
+        return image
+    }
+
+    /// One thumbnail request, the worker's failures as `ThumbnailError`s.
+    private static func perform(input: Int32, options: [String: String], name: String,
+                                thumbnailer: String) throws(ThumbnailError) -> DecoderWorker.Output {
+        try pool.perform(operation, input: input, options: options) { failure -> ThumbnailError in
+            switch failure {
+            case .refused(let message): .decodingFailed(name: name, reason: message)
+            case .stopped(let how): .decodingFailed(name: name, reason: tr("the decoder stopped: %s", how))
+            case .timedOut(let seconds): .timedOut(name: name, thumbnailer: thumbnailer, seconds: seconds)
+            case .unavailable(let why): .unreadable(name: name, reason: why)
+            case .cancelled: .cancelled(name: name)
+            }
+        }
     }
 
     /// The worker's pixels as a pixbuf (copied: a thumbnail is small), once their layout is checked.
@@ -72,11 +88,12 @@ enum ThumbnailWorkers {
             case "image": image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
             case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, input: input, edge: edge)
             case "text": image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
+            case "external":
+                image = try ExternalThumbnailer.decodeOutput(input, name: name, thumbnailer: options["thumbnailer"] ?? "?", edge: edge)
             default: return (WorkerReply(error: "no thumbnailer \(kind)"), nil)
             }
         } catch {
-            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
-            return (WorkerReply(error: encoded ?? error.description), nil)
+            return (WorkerReply(failure: error), nil)
         }
         var values: [String: String] = [:]
         if let dimensions = source.dimensions {
@@ -110,13 +127,18 @@ package final class DecoderWorkerPool: Sendable {
         workers[index].prestart()
     }
 
-    package func perform(_ operation: String, input: Int32, options: [String: String]) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
+    /// Runs `operation` in the first worker free; a request whose `cancellation` is set by then
+    /// (its page went while it waited behind others) is dropped unsent, with `.cancelled`.
+    package func perform(_ operation: String, input: Int32, options: [String: String],
+                         cancellation: Cancellation? = nil) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
+        if cancellation?.isCancelled == true { throw .cancelled }
         available.wait()
         let index = free.withLock { $0.removeLast() }
         defer {
             free.withLock { $0.append(index) }
             available.signal()
         }
+        if cancellation?.isCancelled == true { throw .cancelled }
         return try workers[index].perform(operation, input: input, options: options)
     }
 

@@ -1,4 +1,5 @@
 import CGtk
+import DocumentCore
 import Foundation
 import GObjectSupport
 
@@ -7,6 +8,9 @@ import GObjectSupport
 /// the rest of a frame), and as cairo surfaces (`CairoSurface`), which GTK 4.8's cairo
 /// renderer draws with a copy of what is on screen where a texture is converted whole on every
 /// frame.
+///
+/// Only trusted files are decoded here, in process: the icon theme's PNGs and SVGs (system
+/// files). Thumbnails come decoded from a worker (`ThumbnailPictures`).
 enum CellPictures {
     /// `pixbuf` (its reference is taken) scaled down to fit `edge` pixels square if larger,
     /// as a picture. Safe on any thread.
@@ -27,8 +31,9 @@ enum CellPictures {
         return surfacePicture(source)
     }
 
-    /// The PNG, JPEG… at `path` as a picture fitting `edge` pixels square (SVGs are drawn at
-    /// that size). Safe on any thread.
+    /// The icon theme's PNG or SVG at `path` (a system file: never a thumbnail, never a
+    /// user's file) as a picture fitting `edge` pixels square (SVGs are drawn at that size).
+    /// Safe on any thread.
     static func picture(atPath path: String, fitting edge: Int) -> ObjectReference? {
         if path.hasSuffix(".svg"), edge > 0 {
             guard let pixbuf = gdk_pixbuf_new_from_file_at_size(path, Int32(edge), Int32(edge), nil) else { return nil }
@@ -38,17 +43,19 @@ enum CellPictures {
         return picture(taking: pixbuf, fitting: edge)
     }
 
-    /// Encoded image data (PNG…) as a picture fitting `edge` pixels square. Safe on any thread.
-    static func picture(from data: Data, fitting edge: Int) -> ObjectReference? {
-        let stream = data.withUnsafeBytes { bytes -> OpaquePointer? in
-            let copy = g_bytes_new(bytes.baseAddress, gsize(bytes.count))
-            defer { g_bytes_unref(copy) }
-            return g_memory_input_stream_new_from_bytes(copy).map(OpaquePointer.init)
+    /// A worker's picture (cairo's ARGB32 rows, checked) as a picture of its own: copied, so
+    /// that a kept picture holds no memfd. Safe on any thread.
+    static func picture(of decoded: ThumbnailPicture) -> ObjectReference? {
+        guard let surface = CairoSurface(width: Int32(decoded.width), height: Int32(decoded.height)) else { return nil }
+        decoded.blob.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            surface.withPixels { buffer, outStride in
+                for y in 0..<decoded.height {
+                    memcpy(buffer + y * outStride, base + y * decoded.stride, decoded.width * 4)
+                }
+            }
         }
-        guard let stream else { return nil }
-        defer { g_object_unref(raw(stream)) }
-        guard let pixbuf = gdk_pixbuf_new_from_stream(cast(stream), nil, nil) else { return nil }
-        return picture(taking: pixbuf, fitting: edge)
+        return surface.paintable()
     }
 
     /// A picture of `pixbuf`'s pixels (8-bit RGB or RGBA), premultiplied into a cairo surface.

@@ -5,7 +5,8 @@ import GObjectSupport
 
 /// Thumbnails for the browser's cells: asked of the shared `ThumbnailGenerator` (and the
 /// freedesktop cache behind it) when a cell is bound, the latest bound first, cancelled when
-/// the cell is unbound; PNGs are decoded into pictures on the generator's threads, never on
+/// the cell is unbound; the cache's PNGs and photos' EXIF thumbnails are decoded in the
+/// thumbnailers' workers (`ThumbnailPictures`), asked from the generator's threads, never from
 /// the main thread, already at the size they are shown at (`CellPictures`). Recent pictures
 /// are kept, so scrolling back shows them at once.
 @MainActor
@@ -50,13 +51,13 @@ final class ThumbnailLoader {
                                                  representations: [.lowQuality, .thumbnail],
                                                  priority: nextPriority + (urgent ? 1 << 40 : 0))
         let handle = Self.generator.generate(request) { [weak self] result in
-            // On a generator thread: decode here.
+            // On a generator thread: the worker's round trip waits here.
             let picture: ObjectReference?
             var isFinal = false
             switch result {
-            case .success(.lowQuality(let data)): picture = CellPictures.picture(from: data, fitting: edge)
+            case .success(.lowQuality(let quick)): picture = CellPictures.picture(of: quick)
             case .success(.thumbnail(let thumbnail)):
-                picture = CellPictures.picture(atPath: thumbnail.url.path, fitting: edge)
+                picture = ThumbnailPictures.cachedThumbnail(atPath: thumbnail.url.path, fitting: edge).flatMap(CellPictures.picture(of:))
                 isFinal = true
             default: picture = nil
             }

@@ -20,10 +20,11 @@ enum ArchiveWorkers {
 
     /// The entries of the archive at `path`, in the archive's order, as a worker read them and
     /// after they were checked (`ArchiveListingCoding.decode`).
-    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current) throws(ArchiveError) -> ArchiveListing {
+    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current,
+                     cancellation: Cancellation? = nil) throws(ArchiveError) -> ArchiveListing {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let output = try perform(listOperation, on: path, options: ["raw": raw ? "1" : "0", "name": name],
-                                 workers: workers, unreadable: ArchiveError.unreadable)
+                                 workers: workers, cancellation: cancellation, unreadable: ArchiveError.unreadable)
         guard let blob = output.blob, let listing = blob.withUnsafeBytes({ ArchiveListingCoding.decode($0) }) else {
             throw .unreadable(tr("the decoder's answer could not be read"))
         }
@@ -44,6 +45,7 @@ enum ArchiveWorkers {
     /// as it was (an `ArchiveError`); its end (a crash, a limit, the timeout) as `unreadable`
     /// with how it ended.
     private static func perform(_ operation: String, on path: String, options: [String: String], workers: DecoderWorkerPool,
+                                cancellation: Cancellation? = nil,
                                 unreadable: (String) -> ArchiveError) throws(ArchiveError) -> DecoderWorker.Output {
         let fd: Int32
         do { fd = try WorkerInput.open(path) } catch {
@@ -53,17 +55,13 @@ enum ArchiveWorkers {
             }
         }
         defer { close(fd) }
-        do {
-            return try workers.perform(operation, input: fd, options: options)
-        } catch {
-            switch error {
-            case .decoder(let message):
-                throw (try? JSONDecoder().decode(ArchiveError.self, from: Data(message.utf8))) ?? unreadable(message)
-            case .crashed(let how): throw unreadable(tr("the decoder stopped: %s", how))
-            case .timedOut:
-                let seconds = String(workers.limits.timeout.components.seconds)
-                throw unreadable(tr("the decoder took longer than %s seconds and was stopped", seconds))
-            case .cannotStart(let why): throw unreadable(why)
+        return try workers.perform(operation, input: fd, options: options, cancellation: cancellation) { failure -> ArchiveError in
+            switch failure {
+            case .refused(let message): unreadable(message)
+            case .stopped(let how): unreadable(tr("the decoder stopped: %s", how))
+            case .timedOut(let seconds): unreadable(tr("the decoder took longer than %s seconds and was stopped", String(seconds)))
+            case .unavailable(let why): unreadable(why)
+            case .cancelled: .cancelled
             }
         }
     }
@@ -92,8 +90,7 @@ enum ArchiveWorkers {
                 throw .unreadable("unknown operation \(operation)")
             }
         } catch {
-            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
-            return (WorkerReply(error: encoded ?? error.description), nil)
+            return (WorkerReply(failure: error), nil)
         }
     }
 

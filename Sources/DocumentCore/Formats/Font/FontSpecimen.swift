@@ -148,7 +148,7 @@ struct DrawnSpecimen: Codable {
 }
 
 /// Why a font's specimen could not be drawn, as the previewer's error page says it.
-public enum FontSpecimenError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FontSpecimenError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The file could not be opened here.
     case unreadable(String)
     /// The worker found no font it can draw in the file; its message says why.

@@ -65,15 +65,13 @@ extension FontSpecimen {
             }
         }
         defer { close(fd) }
-        let output: DecoderWorker.Output
-        do {
-            output = try worker.perform(operation, input: fd, options: appearance.options)
-        } catch {
-            switch error {
-            case .decoder(let message): throw .notDrawable(message)
-            case .crashed(let how): throw .decoderStopped(how)
-            case .timedOut: throw .timedOut(seconds: Int(worker.limits.timeout.components.seconds))
-            case .cannotStart(let why): throw .decoderUnavailable(why)
+        let output = try worker.perform(operation, input: fd, options: appearance.options) { failure -> FontSpecimenError in
+            switch failure {
+            case .refused(let message): .notDrawable(message)
+            case .stopped(let how): .decoderStopped(how)
+            case .timedOut(let seconds): .timedOut(seconds: seconds)
+            case .unavailable(let why): .decoderUnavailable(why)
+            case .cancelled: .cancelled
             }
         }
         guard let specimen = FontSpecimen(output, appearance: appearance) else {

@@ -77,6 +77,8 @@ public enum ImageDecodingError: Error, Equatable, Sendable, Codable, CustomStrin
     case cannotStart(String)
     /// The worker's answer was not an image.
     case malformedResult
+    /// Dropped before a worker took it: the page it was for went.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -91,6 +93,7 @@ public enum ImageDecodingError: Error, Equatable, Sendable, Codable, CustomStrin
             tr("The image decoder took longer than %s seconds and was stopped.", String(seconds))
         case .cannotStart(let why): tr("The image decoder could not be started: %s", why)
         case .malformedResult: tr("The image decoder gave a result that is not an image.")
+        case .cancelled: tr("Cancelled")
         }
     }
 }

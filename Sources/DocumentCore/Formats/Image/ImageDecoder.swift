@@ -73,8 +73,7 @@ enum ImageDecoder {
             if request.jpegThroughLibjpeg, let decoded = try jpeg(path, request) { return decoded }
             return try pixbuf(path, request)
         } catch {
-            let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
-            return (WorkerReply(error: encoded ?? error.description), nil)
+            return (WorkerReply(failure: error), nil)
         }
     }
 

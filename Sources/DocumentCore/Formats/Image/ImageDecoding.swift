@@ -9,9 +9,10 @@ import Foundation
 /// It asks the previewer's own workers (`PreviewWorkers`), apart from the thumbnailers' pool.
 ///
 /// Where GdkPixbuf hands images to glycin (`DecoderWorker.pixbufDecodesThroughGlycin`),
-/// glycin's own sandbox cannot start inside a worker: there, as for thumbnails, images other
-/// than JPEG are given to GdkPixbuf in the calling process, which glycin's sandbox decodes,
-/// and JPEG is decoded by libjpeg in the worker.
+/// glycin's own sandbox cannot start inside a worker: there, as for thumbnails, the images only
+/// glycin's loaders decode (`GlycinFormats`), JPEG aside, are given to GdkPixbuf in the calling
+/// process, which glycin's sandbox decodes; JPEG is decoded by libjpeg in the worker, and the
+/// images other loaders would take (XPM, XBM, third-party modules) by GdkPixbuf in the worker.
 public enum ImageDecoding {
     /// The largest raster image decoded at all (a decompression bomb is refused).
     public static let pixelLimit = 400_000_000
@@ -34,15 +35,19 @@ public enum ImageDecoding {
     /// animation gives its frames unless `still` (then its first).
     public static func decode(_ path: String, type: DocumentType, size: Size,
                               still: Bool = false) async -> Result<DecodedImage, ImageDecodingError> {
-        await blockingWork {
-            Result { () throws(ImageDecodingError) -> DecodedImage in try decodeNow(path, type: type, size: size, still: still) }
+        // Cancelled (its page went: arrow keys held through a folder), a decode still waiting
+        // for one of the two workers is dropped rather than hold one for up to 15 s.
+        await blockingWork { cancellation in
+            Result { () throws(ImageDecodingError) -> DecodedImage in
+                try decodeNow(path, type: type, size: size, still: still, cancellation: cancellation)
+            }
         }
     }
 
     /// `decode(_:type:size:still:)` on the calling thread, which it blocks until the worker
-    /// answers (never the main thread).
-    public static func decodeNow(_ path: String, type: DocumentType, size: Size,
-                                 still: Bool = false) throws(ImageDecodingError) -> DecodedImage {
+    /// answers (never the main thread); dropped unsent, with `.cancelled`, once `cancellation` is set.
+    public static func decodeNow(_ path: String, type: DocumentType, size: Size, still: Bool = false,
+                                 cancellation: Cancellation? = nil) throws(ImageDecodingError) -> DecodedImage {
         var request = ImageDecoder.Request()
         switch size {
         case .fitting(let edge): request.edge = edge
@@ -53,8 +58,8 @@ public enum ImageDecoding {
         }
         request.still = still
         let isJPEG = type.conforms(to: .jpeg)
-        if DecoderWorker.pixbufDecodesThroughGlycin && !isJPEG {
-            // GdkPixbuf gives the file to glycin's sandboxed loaders (see pixbufDecodesThroughGlycin).
+        if !isJPEG && GlycinFormats.decodeInCaller(type) {
+            // GdkPixbuf gives the file to glycin's sandboxed loaders, and to no other (see GlycinFormats).
             let (reply, fd) = ImageDecoder.decode(path: path, request)
             return try image(from: reply, fd: fd)
         }
@@ -67,23 +72,16 @@ public enum ImageDecoding {
             }
         }
         defer { close(fd) }
-        let workers = PreviewWorkers.current
-        do {
-            return try image(from: workers.perform(ImageDecoder.operation, input: fd, options: request.options))
-        } catch let failure as DecoderWorker.Failure {
-            throw error(failure, timeout: workers.limits.timeout)
-        } catch let error as ImageDecodingError {
-            throw error
-        } catch {
-            throw .malformedResult
-        }
+        let output = try PreviewWorkers.current.perform(ImageDecoder.operation, input: fd, options: request.options,
+                                                        cancellation: cancellation, failing: error)
+        return try image(from: output)
     }
 
     /// A decoding done in this process (glycin's case): its reply read as a worker's is.
     private static func image(from reply: WorkerReply, fd: Int32?) throws(ImageDecodingError) -> DecodedImage {
         if let message = reply.error {
             if let fd { close(fd) }
-            throw decoderError(message)
+            throw WorkerFailure.decoded(message, as: ImageDecodingError.self) ?? .undecodable(message)
         }
         guard let fd, let blob = SealedBlob(adopting: fd) else { throw .malformedResult }
         return try image(from: DecoderWorker.Output(values: reply.values, blob: blob))
@@ -125,17 +123,13 @@ public enum ImageDecoding {
                                  edge: max(number("edge"), pixels.width, pixels.height), isVector: values["vector"] == "1"))
     }
 
-    /// The decoder's own error (an `ImageDecodingError` in JSON), or its message.
-    private static func decoderError(_ message: String) -> ImageDecodingError {
-        (try? JSONDecoder().decode(ImageDecodingError.self, from: Data(message.utf8))) ?? .undecodable(message)
-    }
-
-    private static func error(_ failure: DecoderWorker.Failure, timeout: Duration) -> ImageDecodingError {
+    private static func error(_ failure: WorkerFailure) -> ImageDecodingError {
         switch failure {
-        case .decoder(let message): decoderError(message)
-        case .crashed(let how): .decoderStopped(how)
-        case .timedOut: .timedOut(seconds: Int(timeout.components.seconds))
-        case .cannotStart(let why): .cannotStart(why)
+        case .refused(let message): .undecodable(message)
+        case .stopped(let how): .decoderStopped(how)
+        case .timedOut(let seconds): .timedOut(seconds: seconds)
+        case .unavailable(let why): .cannotStart(why)
+        case .cancelled: .cancelled
         }
     }
 }

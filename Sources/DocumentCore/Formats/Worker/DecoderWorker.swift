@@ -71,6 +71,8 @@ public final class DecoderWorker: @unchecked Sendable {
         case timedOut
         /// The worker could not be started.
         case cannotStart(String)
+        /// Dropped before it was sent: whoever asked no longer wanted it (`Cancellation`).
+        case cancelled
     }
 
     /// A result: small values by name, and the large one (pixels), when there is one.
@@ -300,6 +302,16 @@ public final class DecoderWorker: @unchecked Sendable {
     /// The path of a shared library this process has loaded, from /proc/self/maps (read line by
     /// line: procfs files report no size, so a whole-file read gets nothing).
     private static func mappedLibrary(named name: String) -> String? {
+        mappedLibrary { $0.hasSuffix("/" + name) }
+    }
+
+    /// The path of a library mapped into this process whose file name starts with `prefix`
+    /// (`libgdk_pixbuf-2.0.so` finds `libgdk_pixbuf-2.0.so.0.4200.10`).
+    static func mappedLibrary(prefix: String) -> String? {
+        mappedLibrary { $0.split(separator: "/").last?.hasPrefix(prefix) == true }
+    }
+
+    private static func mappedLibrary(where matches: (String) -> Bool) -> String? {
         guard let maps = fopen("/proc/self/maps", "r") else { return nil }
         defer { fclose(maps) }
         var line: UnsafeMutablePointer<CChar>?
@@ -307,7 +319,7 @@ public final class DecoderWorker: @unchecked Sendable {
         defer { free(line) }
         while getline(&line, &capacity, maps) > 0, let line {
             let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.hasSuffix("/" + name), let path = text.split(separator: " ").last { return String(path) }
+            if text.contains("/"), matches(text), let path = text.split(separator: " ").last { return String(path) }
         }
         return nil
     }

@@ -81,13 +81,13 @@ struct WorkerDecoders {
             return (WorkerReply(values: ["size": String(status.st_size)]), nil)
         case ImageDecoder.operation, MediaInspection.operation:
             // A test file that names a misbehaviour (the previewer's containment tests).
-            if testFormats, let misbehaviour = WorkerTestFormats.misbehaviour(namedIn: input) {
-                return (WorkerTestFormats.perform(WorkerRequest(operation: misbehaviour, options: request.options))
-                    ?? WorkerReply(error: "no misbehaviour \(misbehaviour)"), nil)
-            }
+            if testFormats, let reply = WorkerTestFormats.performNamed(in: input) { return (reply, nil) }
             if request.operation == MediaInspection.operation { return MediaDiscoverer.perform(input: input, options: request.options) }
             return ImageDecoder.perform(input: input, options: request.options)
         case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
+        case ThumbnailPictures.operation:
+            if testFormats, let reply = WorkerTestFormats.performNamed(in: input) { return (reply, nil) }
+            return ThumbnailPictures.perform(input: input, options: request.options)
         case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)
         case ArchiveWorkers.listOperation, ArchiveWorkers.extractOperation: return ArchiveWorkers.perform(request.operation, input: input, options: request.options)
         case PDFSession.openOperation, PDFSession.pageOperation, PDFSession.closeOperation:

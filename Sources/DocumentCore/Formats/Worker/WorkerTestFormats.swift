@@ -7,18 +7,30 @@ import Foundation
 enum WorkerTestFormats {
     /// The marker a test file starts with (after at most 16 bytes of a real format's
     /// signature, so that the previewer takes it for that format), followed by an operation's
-    /// name (`test.crash`) and a newline: a worker with the test formats then does that
-    /// instead of decoding the file.
+    /// name (`test.crash`), its options as `key=value` words (`test.connect port=4242`) and a
+    /// newline: a worker with the test formats then does that instead of decoding the file.
     static let marker = "DOSSIER-TEST-MISBEHAVIOUR "
 
-    /// The test operation a file open at `input` names, if it is such a test file.
-    static func misbehaviour(namedIn input: Int32) -> String? {
-        var bytes = [UInt8](repeating: 0, count: 128)
+    /// The test operation a file open at `input` names, with its options, if it is such a test file.
+    static func misbehaviour(namedIn input: Int32) -> WorkerRequest? {
+        var bytes = [UInt8](repeating: 0, count: 512)
         let count = pread(input, &bytes, bytes.count, 0)
         guard count > 0, let text = String(bytes: bytes[..<count].filter { $0 < 0x80 }, encoding: .ascii),
               let range = text.range(of: marker) else { return nil }
-        let name = text[range.upperBound...].prefix { $0 != "\n" }
-        return name.hasPrefix("test.") ? String(name) : nil
+        let words = text[range.upperBound...].prefix { $0 != "\n" }.split(separator: " ")
+        guard let name = words.first, name.hasPrefix("test.") else { return nil }
+        var options: [String: String] = [:]
+        for word in words.dropFirst() {
+            let parts = word.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { options[String(parts[0])] = String(parts[1]) }
+        }
+        return WorkerRequest(operation: String(name), options: options)
+    }
+
+    /// The reply of the misbehaviour a test file open at `input` names, if it is one.
+    static func performNamed(in input: Int32) -> WorkerReply? {
+        guard let request = misbehaviour(namedIn: input) else { return nil }
+        return perform(request) ?? WorkerReply(error: "no misbehaviour \(request.operation)")
     }
 
     static func perform(_ request: WorkerRequest) -> WorkerReply? {

@@ -75,17 +75,29 @@ package struct ExternalThumbnailer: Sendable {
         case .exited:
             break
         }
+        // What came back is untrusted too: decoded in a worker.
         let produced = output.appendingPathComponent("thumbnail.png").path
-        guard let header = ImageHeader(path: produced) else {
-            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("it produced no image"))
-        }
-        // What came back is untrusted too.
-        guard header.fits(pixelLimit: ImageThumbnailer.pixelLimit) else {
-            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its image is too large"))
-        }
-        guard let decoded = (try? withGError({ gdk_pixbuf_new_from_file(produced, $0) })) ?? nil else {
-            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its image could not be read"))
-        }
-        return Pixbuf(adopting: decoded).fitting(edge)
+        return try ThumbnailWorkers.decodeOutput(atPath: produced, of: source, thumbnailer: name, edge: edge)
     }
+
+    /// The worker's side: the PNG a thumbnailer wrote, open at `input`, fitted to `edge` pixels.
+    static func decodeOutput(_ input: Int32, name: String, thumbnailer: String, edge: Int) throws(ThumbnailError) -> Pixbuf {
+        let bytes = ThumbnailPictures.read(input, upTo: largestOutput)
+        // The PNG signature, then IHDR: its size, to refuse a bomb by name before decoding.
+        guard bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) else {
+            throw .thumbnailerFailed(name: name, thumbnailer: thumbnailer, reason: tr("it produced no image"))
+        }
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        guard width <= largestOutputSide, height <= largestOutputSide, width * height <= ImageThumbnailer.pixelLimit else {
+            throw .thumbnailerFailed(name: name, thumbnailer: thumbnailer, reason: tr("its image is too large"))
+        }
+        guard let image = ThumbnailPictures.png(bytes, largestSide: largestOutputSide, pixelLimit: ImageThumbnailer.pixelLimit) else {
+            throw .thumbnailerFailed(name: name, thumbnailer: thumbnailer, reason: tr("its image could not be read"))
+        }
+        return image.fitting(edge)
+    }
+
+    /// The largest PNG read from a thumbnailer, and the longest side decoded.
+    static let largestOutput = 256 << 20
+    static let largestOutputSide = 32768
 }

@@ -73,19 +73,4 @@ package enum ImageThumbnailer {
         guard let upright = gdk_pixbuf_apply_embedded_orientation(image.pointer) else { return image.fitting(edge) }
         return Pixbuf(adopting: upright).fitting(edge)
     }
-
-    /// The embedded EXIF thumbnail of a JPEG, upright: the quick first picture.
-    static func embeddedThumbnail(of source: ThumbnailSource) -> Pixbuf? {
-        guard source.type == .jpeg else { return nil }
-        let metadata = JPEGMetadata(path: source.path)
-        guard let data = metadata.embeddedThumbnail, let loader = gdk_pixbuf_loader_new() else { return nil }
-        defer { unref(loader) }
-        let written = data.withUnsafeBytes { buffer in
-            gdk_pixbuf_loader_write(loader, buffer.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(buffer.count), nil)
-        }
-        gdk_pixbuf_loader_close(loader, nil)
-        guard written != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
-        g_object_ref(UnsafeMutableRawPointer(pixbuf))
-        return Pixbuf(adopting: pixbuf).oriented(metadata.orientation)
-    }
 }

@@ -94,8 +94,8 @@ public final class ArchiveRenderer: PreviewRenderer {
         if case .archive(let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
             read = prefetched  // listed while the service started
         } else {
-            let path = archivePath
-            read = await blockingWork { Self.read(path, type: type) }
+            let path = archivePath, raw = isRaw
+            read = await blockingWork { ArchiveListing.read(path, raw: raw, cancellation: $0) }.mapError { PreviewError($0.description) }
         }
         let listing = try read.get()
         self.listing = listing
