@@ -50,16 +50,13 @@ public enum MediaInspection {
     }
 
     private static func ask(_ workers: DecoderWorkerPool, input: Int32) throws(MediaError) -> MediaDetails {
-        let output: DecoderWorker.Output
-        do {
-            output = try workers.perform(operation, input: input, options: [:])
-        } catch {
-            switch error {
-            case .decoder(let message):
-                throw (try? JSONDecoder().decode(MediaError.self, from: Data(message.utf8))) ?? .unreadable(message)
-            case .crashed(let how): throw .decoderStopped(how)
-            case .timedOut: throw .timedOut(seconds: Int(workers.limits.timeout.components.seconds))
-            case .cannotStart(let why): throw .cannotStart(why)
+        let output = try workers.perform(operation, input: input, options: [:]) { failure -> MediaError in
+            switch failure {
+            case .refused(let message): .unreadable(message)
+            case .stopped(let how): .decoderStopped(how)
+            case .timedOut(let seconds): .timedOut(seconds: seconds)
+            case .unavailable(let why): .cannotStart(why)
+            case .cancelled: .decoderStopped(tr("it was stopped"))
             }
         }
         return try details(from: output)

@@ -108,15 +108,13 @@ enum PDFWorkers {
     /// back as it sent them).
     static func perform(_ operation: String, input: Int32, options: [String: String],
                         workers: DecoderWorkerPool) throws(PDFError) -> DecoderWorker.Output {
-        do {
-            return try workers.perform(operation, input: input, options: options)
-        } catch {
-            switch error {
-            case .decoder(let message):
-                throw (try? JSONDecoder().decode(PDFError.self, from: Data(message.utf8))) ?? .unreadable(message)
-            case .crashed(let how): throw .decoderStopped(how)
-            case .timedOut: throw .timedOut(seconds: Int(workers.limits.timeout.components.seconds))
-            case .cannotStart(let why): throw .decoderUnavailable(why)
+        try workers.perform(operation, input: input, options: options) { failure -> PDFError in
+            switch failure {
+            case .refused(let message): .unreadable(message)
+            case .stopped(let how): .decoderStopped(how)
+            case .timedOut(let seconds): .timedOut(seconds: seconds)
+            case .unavailable(let why): .decoderUnavailable(why)
+            case .cancelled: .decoderStopped(tr("it was stopped"))
             }
         }
     }
