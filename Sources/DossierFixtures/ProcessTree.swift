@@ -26,6 +26,15 @@ public enum ProcessTree {
         return [root] + under.filter { $0.pid != root }.sorted { $0.depth < $1.depth }.map(\.pid)
     }
 
+    /// The decoder workers (`dossier-decoder`) under this process: under bubblewrap, its
+    /// grandchildren.
+    public static func decoderWorkers() -> Set<pid_t> {
+        Set(tree(under: getpid()).filter { pid in
+            let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+            return name?.trimmingCharacters(in: .whitespacesAndNewlines) == "dossier-decoder"
+        })
+    }
+
     /// The files process `pid` has open, by the paths /proc gives them; empty when they cannot
     /// be read.
     public static func openFiles(of pid: pid_t) -> [String] {

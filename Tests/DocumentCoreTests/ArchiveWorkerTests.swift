@@ -57,9 +57,9 @@ final class ArchiveWorkerTests: XCTestCase {
         let folder = try TemporaryFolder()
         let archive = try zip([("hello.txt", "hello\n")], in: folder)
         let pool = DecoderWorkerPool(count: 1)
-        let before = decoderProcesses()
+        let before = ProcessTree.decoderWorkers()
         XCTAssertEqual(try ArchiveWorkers.list(archive.path, raw: false, workers: pool).entries.map(\.path), ["hello.txt"])
-        let started = decoderProcesses().subtracting(before)
+        let started = ProcessTree.decoderWorkers().subtracting(before)
         XCTAssertEqual(started.count, 1, "one worker started for the pool")
         for pid in started { kill(pid, SIGKILL) }
 

@@ -108,9 +108,9 @@ final class MediaInspectionTests: XCTestCase {
     func testAWorkerThatDiedEndsThatInspectionAndTheNextWorks() throws {
         let song = samples.appendingPathComponent("sound.ogg").path
         let pool = DecoderWorkerPool(count: 1)
-        let before = decoderProcesses()
+        let before = ProcessTree.decoderWorkers()
         XCTAssertEqual(try MediaInspection.inspectNow(song, workers: pool).title, "A440 test tone")
-        let started = decoderProcesses().subtracting(before)
+        let started = ProcessTree.decoderWorkers().subtracting(before)
         XCTAssertEqual(started.count, 1, "one worker started for the pool")
         for pid in started { kill(pid, SIGKILL) }
         XCTAssertThrowsError(try MediaInspection.inspectNow(song, workers: pool)) { error in
