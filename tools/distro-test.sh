@@ -52,7 +52,9 @@ mirror() {
 }
 
 # What each chroot holds: the build's C libraries, what the Swift toolchain itself needs, and
-# what the tests drive (a display, a session bus, accessibility, Nautilus).
+# what the tests drive (a display, a session bus, accessibility, Nautilus). libpng-dev (the
+# thumbnail workers' PNGs) comes with libgtk-4-dev's libcairo2-dev on every suite; naming it
+# here would remake every cached chroot for nothing.
 packages_common=(
   pkg-config make gcc libc6-dev libstdc++-dev-placeholder
   libglib2.0-dev libgtk-4-dev libadwaita-1-dev libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev
