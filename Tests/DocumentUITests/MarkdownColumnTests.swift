@@ -176,6 +176,52 @@ final class MarkdownColumnTests: XCTestCase {
         }
     }
 
+    /// The view is moved to the top (a drag of the scrollbar, Home) just after the end's groups
+    /// came into the column and were laid out, before the next frame corrects the view for
+    /// their heights: the view stays at the top rather than being put back at the end.
+    func testAViewMovedBeforeItsNewGroupsAreMeasuredStaysWhereItWasMoved() throws {
+        let folder = try TemporaryFolder()
+        let file = try longDocument(in: folder)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            gtk_window_set_default_size(cast(window), 900, 700)
+            let page = PreviewPage(item: PreviewItem(url: file))
+            gtk_window_set_child(cast(window), page.view)
+            gtk_window_present(cast(window))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
+            XCTAssertTrue(spin { column.builtCount == column.blockCount })
+            let groups = column.groups
+            let last = groups[groups.count - 1]
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[0]) != 0 && !column.isInColumn(last) })
+
+            let scrolled = try XCTUnwrap(gtk_widget_get_ancestor(column.view, gtk_scrolled_window_get_type()))
+            let adjustment = gtk_scrolled_window_get_vadjustment(cast(scrolled))
+            // Moved back after the frame that first lays the last group out, before the next
+            // frame's start, where the column corrects the view for the groups it laid out.
+            let clock = try XCTUnwrap(gtk_widget_get_frame_clock(window))
+            var isMovedBack = false
+            let endLaidOut = connectSignal(UnsafeMutableRawPointer(clock), "after-paint") {
+                guard !isMovedBack, column.isInColumn(last), gtk_widget_get_height(last) > 0 else { return }
+                isMovedBack = true
+                gtk_adjustment_set_value(adjustment, 0)
+            }
+            defer { endLaidOut.disconnect(from: UnsafeMutableRawPointer(clock)) }
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            XCTAssertTrue(spin { isMovedBack }, "the end's groups came into the column and were laid out")
+
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[1]) != 0 }, "back at the top")
+            XCTAssertTrue(waitUntilDrawn())
+            XCTAssertTrue(waitUntilDrawn(), "and a frame after, with the end's groups measured")
+            XCTAssertEqual(gtk_adjustment_get_value(adjustment), 0, "the view stays where it was moved")
+            XCTAssertTrue(spin { !column.isInColumn(last) }, "and the end goes out of the column")
+            DesktopTest.screenshot("markdown-moved-to-the-top-as-the-end-came-in")
+        }
+    }
+
     func testAPageLetGoOfWhileItsBlocksAreBuiltGoesWithAllItsWidgets() throws {
         let folder = try TemporaryFolder()
         let file = try longDocument(in: folder)
