@@ -217,10 +217,20 @@ final class MarkdownColumn {
             return
         }
         if wasAtEnd, !laidOut.isEmpty {
-            gtk_adjustment_set_value(adjustment, upper - page)
+            move(adjustment, to: upper - page)
         } else if shift != 0 {
-            gtk_adjustment_set_value(adjustment, value + Double(shift))
+            move(adjustment, to: value + Double(shift))
         }
+    }
+
+    /// Moves the view without ending a scroll animation that has just started (Home, Page Up
+    /// with animations on): `gtk_adjustment_set_value` ends it where it is, and the key press
+    /// is lost; `configure` leaves it going from where it started.
+    private func move(_ adjustment: UnsafeMutablePointer<GtkAdjustment>, to value: Double) {
+        gtk_adjustment_configure(
+            adjustment, value, gtk_adjustment_get_lower(adjustment), gtk_adjustment_get_upper(adjustment),
+            gtk_adjustment_get_step_increment(adjustment), gtk_adjustment_get_page_increment(adjustment),
+            gtk_adjustment_get_page_size(adjustment))
     }
 
     /// The height `group` has in the column now: its own, or its placeholder's (until it is
