@@ -176,6 +176,80 @@ final class MarkdownColumnTests: XCTestCase {
         }
     }
 
+    /// The view is moved to the top (a drag of the scrollbar) just after the end's groups came
+    /// into the column and were laid out, before the next frame corrects the view for their
+    /// heights: the view stays at the top rather than being put back at the end.
+    func testAViewMovedBeforeItsNewGroupsAreMeasuredStaysWhereItWasMoved() throws {
+        try moveToTheTopOnceTheEndIsLaidOut(screenshot: "markdown-moved-to-the-top-as-the-end-came-in") { _, adjustment in
+            gtk_adjustment_set_value(adjustment, 0)
+        }
+    }
+
+    /// Home (the scrolled window's Ctrl+Home, an animated scroll) at the same moment: the
+    /// correction for the end's groups does not end the scroll where it starts.
+    func testHomeJustAfterTheEndsGroupsAreLaidOutGoesToTheTop() throws {
+        try moveToTheTopOnceTheEndIsLaidOut(screenshot: "markdown-home-as-the-end-came-in") { scrolled, _ in
+            let boolean = GType(5 << G_TYPE_FUNDAMENTAL_SHIFT)  // G_TYPE_BOOLEAN
+            var arguments = [GValue(), GValue(), GValue()]
+            g_value_init(&arguments[0], gtk_scrolled_window_get_type())
+            g_value_set_object(&arguments[0], scrolled)
+            g_value_init(&arguments[1], gtk_scroll_type_get_type())
+            g_value_set_enum(&arguments[1], gint(GTK_SCROLL_START.rawValue))
+            g_value_init(&arguments[2], boolean)
+            var handled = GValue()
+            g_value_init(&handled, boolean)
+            g_signal_emitv(arguments, g_signal_lookup("scroll-child", gtk_scrolled_window_get_type()), 0, &handled)
+            for index in arguments.indices { g_value_unset(&arguments[index]) }
+            g_value_unset(&handled)
+        }
+    }
+
+    /// Scrolls a long document to the end and has `move` move it to the top after the frame
+    /// that first lays the last group out, before the next frame's start, where the column
+    /// corrects the view for the groups it laid out; then expects the view at the top.
+    private func moveToTheTopOnceTheEndIsLaidOut(
+        screenshot: String, _ move: @escaping @MainActor (Widget, UnsafeMutablePointer<GtkAdjustment>) -> Void
+    ) throws {
+        let folder = try TemporaryFolder()
+        let file = try longDocument(in: folder)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(cast(window)) }
+            gtk_window_set_default_size(cast(window), 900, 700)
+            let page = PreviewPage(item: PreviewItem(url: file))
+            gtk_window_set_child(cast(window), page.view)
+            gtk_window_present(cast(window))
+            page.start()
+            XCTAssertTrue(spin { page.state == .ready })
+            let column = try XCTUnwrap((page.renderer as? MarkdownRenderer)?.column)
+            XCTAssertTrue(spin { column.builtCount == column.blockCount })
+            let groups = column.groups
+            let last = groups[groups.count - 1]
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[0]) != 0 && !column.isInColumn(last) })
+
+            let scrolled = try XCTUnwrap(gtk_widget_get_ancestor(column.view, gtk_scrolled_window_get_type()))
+            let adjustment = try XCTUnwrap(gtk_scrolled_window_get_vadjustment(cast(scrolled)))
+            let clock = try XCTUnwrap(gtk_widget_get_frame_clock(window))
+            var isMovedBack = false
+            let endLaidOut = connectSignal(UnsafeMutableRawPointer(clock), "after-paint") {
+                guard !isMovedBack, column.isInColumn(last), gtk_widget_get_height(last) > 0 else { return }
+                isMovedBack = true
+                move(scrolled, adjustment)
+            }
+            defer { endLaidOut.disconnect(from: UnsafeMutableRawPointer(clock)) }
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            XCTAssertTrue(spin { isMovedBack }, "the end's groups came into the column and were laid out")
+
+            XCTAssertTrue(spin { gtk_widget_get_mapped(groups[1]) != 0 && gtk_adjustment_get_value(adjustment) == 0 }, "back at the top")
+            XCTAssertTrue(waitUntilDrawn())
+            XCTAssertTrue(waitUntilDrawn(), "and a frame after")
+            XCTAssertEqual(gtk_adjustment_get_value(adjustment), 0, "the view stays there")
+            XCTAssertTrue(spin { !column.isInColumn(last) }, "and the end goes out of the column")
+            DesktopTest.screenshot(screenshot)
+        }
+    }
+
     func testAPageLetGoOfWhileItsBlocksAreBuiltGoesWithAllItsWidgets() throws {
         let folder = try TemporaryFolder()
         let file = try longDocument(in: folder)

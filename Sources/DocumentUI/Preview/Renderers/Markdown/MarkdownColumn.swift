@@ -19,7 +19,8 @@ import GObjectSupport
 /// what is near the view, as the first screenful did. A placeholder has the group's height
 /// when it was last laid out, or an estimate for a group never laid out (scaled by how the
 /// estimates of the groups laid out so far compared); a group above the view whose height
-/// turns out different moves the view by as much, and a view at the end stays at the end.
+/// turns out different moves the view by as much, and a view at the end stays at the end
+/// (unless the view was moved in between: it stays where it was moved to).
 @MainActor
 final class MarkdownColumn {
     /// A vertical box of groups of `groupSize` blocks (vertical boxes, spaced as the column),
@@ -43,8 +44,9 @@ final class MarkdownColumn {
     /// Shown again, the column builds nothing before that showing's first frame.
     private var isWaitingForFrame = false
     /// Groups put into the column at the last placement with the height their placeholder
-    /// had, whether they were above the view then, and whether the view was at the end.
+    /// had, whether they were above the view then, where the view was, and whether at the end.
     private var corrections: [(group: Group, height: Int, isAbove: Bool)] = []
+    private var placedValue = 0.0
     private var wasAtEnd = false
     /// Heights of the groups laid out so far, and their estimates.
     private var laidOutHeight = 0, laidOutEstimate = 0
@@ -170,6 +172,7 @@ final class MarkdownColumn {
             page = gtk_adjustment_get_page_size(adjustment)
             upper = gtk_adjustment_get_upper(adjustment)
         }
+        placedValue = value
         wasAtEnd = upper > 0 && value > 0 && value + page >= upper - 1
         let top = value - page / 2, bottom = value + 2 * page
         let focus = gtk_widget_get_root(view).flatMap { gtk_root_get_focus($0) }
@@ -190,7 +193,10 @@ final class MarkdownColumn {
     }
 
     /// After a layout of the groups last put into the column: the view moves by the difference
-    /// between their heights and their placeholders' for those above it, and stays at the end.
+    /// between their heights and their placeholders' for those above it, and stays at the end;
+    /// unless it was moved since they were placed (a scroll, Home, a drag of the scrollbar),
+    /// when it stays where it was moved to: put back at the end, a view moved to the top
+    /// stayed at the end, its groups placed for the end again and never corrected again.
     private func correctHeights() {
         guard !corrections.isEmpty, let adjustment else { return }
         var shift = 0
@@ -203,11 +209,28 @@ final class MarkdownColumn {
         }
         corrections.removeAll { correction in laidOut.contains { $0.group === correction.group } || !correction.group.isInColumn }
         let page = gtk_adjustment_get_page_size(adjustment), upper = gtk_adjustment_get_upper(adjustment)
-        if wasAtEnd, !laidOut.isEmpty {
-            gtk_adjustment_set_value(adjustment, upper - page)
-        } else if shift != 0 {
-            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + Double(shift))
+        let value = gtk_adjustment_get_value(adjustment)
+        // The layout moves the view only to keep it within the column's new height: anything
+        // else moved it, and no correction for the groups placed before applies any more.
+        guard abs(value - max(0, min(placedValue, upper - page))) < 0.5 else {
+            corrections.removeAll()
+            return
         }
+        if wasAtEnd, !laidOut.isEmpty {
+            move(adjustment, to: upper - page)
+        } else if shift != 0 {
+            move(adjustment, to: value + Double(shift))
+        }
+    }
+
+    /// Moves the view without ending a scroll animation that has just started (Home, Page Up
+    /// with animations on): `gtk_adjustment_set_value` ends it where it is, and the key press
+    /// is lost; `configure` leaves it going from where it started.
+    private func move(_ adjustment: UnsafeMutablePointer<GtkAdjustment>, to value: Double) {
+        gtk_adjustment_configure(
+            adjustment, value, gtk_adjustment_get_lower(adjustment), gtk_adjustment_get_upper(adjustment),
+            gtk_adjustment_get_step_increment(adjustment), gtk_adjustment_get_page_increment(adjustment),
+            gtk_adjustment_get_page_size(adjustment))
     }
 
     /// The height `group` has in the column now: its own, or its placeholder's (until it is
