@@ -124,12 +124,14 @@ final class MediaInspectionTests: XCTestCase {
     /// file is inspected.
     func testAWorkerThatHangsIsStoppedAndTheNextWorks() throws {
         var limits = PreviewWorkers.limits
-        limits.timeout = .seconds(2)
+        // Long enough for a fresh worker to start and decode the next file on a loaded machine
+        // (GStreamer's first load in a worker took over 2 s once under load).
+        limits.timeout = .seconds(10)
         let pool = DecoderWorkerPool(count: 1, limits: limits, testFormats: true)
         let folder = try TemporaryFolder()
         let hanging = try folder.write("hang.ogg", bytes: Array("OggS".utf8) + Array("\(WorkerTestFormats.marker)test.loop\n".utf8))
         XCTAssertThrowsError(try MediaInspection.inspectNow(hanging.path, workers: pool)) { error in
-            XCTAssertEqual(error as? MediaError, .timedOut(seconds: 2))
+            XCTAssertEqual(error as? MediaError, .timedOut(seconds: 10))
         }
         XCTAssertEqual(try MediaInspection.inspectNow(samples.appendingPathComponent("sound.ogg").path, workers: pool).title,
                        "A440 test tone")
