@@ -37,6 +37,13 @@ static gboolean load_module(const char *path, char **error) {
     return TRUE;
 }
 
+gboolean dossier_library_exists(const char *name) {
+    char *path = beside_glib(name);
+    gboolean found = path != NULL;
+    g_free(path);
+    return found;
+}
+
 void *dossier_library_open(const char *override, const char *name, const char *prefix, const char *const *symbols,
                            gsize count, void (**slots)(void), char **error) {
     const char *chosen = g_getenv(override);

@@ -245,11 +245,13 @@ final class ImageDecodingTests: XCTestCase {
 
     func testADecodeWhosePageWentBeforeAWorkerTookItIsDroppedUnsent() async throws {
         let folder = try TemporaryFolder()
-        let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-        // Each holds the only worker until its 3 s are up, if it is sent.
-        let busy = try folder.write("busy.png", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.loop\n".utf8))
-        let stale = try folder.write("stale.png", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.loop\n".utf8))
-        let next = try folder.write("next.png", bytes: TestImage.encode(TestImage.gradient(width: 40, height: 30), as: "png"))
+        // JPEGs: the worker decodes them on every stack (where GdkPixbuf hands images to glycin,
+        // a PNG is decoded by the caller). Each holds the only worker until its 3 s are up, if
+        // it is sent.
+        let signature: [UInt8] = [0xff, 0xd8, 0xff, 0xe0]
+        let busy = try folder.write("busy.jpg", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.loop\n".utf8))
+        let stale = try folder.write("stale.jpg", bytes: signature + Array("DOSSIER-TEST-MISBEHAVIOUR test.loop\n".utf8))
+        let next = try folder.write("next.jpg", bytes: TestImage.encode(TestImage.gradient(width: 40, height: 30), as: "jpeg"))
         var limits = PreviewWorkers.limits
         limits.timeout = .seconds(3)
         let previous = PreviewWorkers.replaceWorkers(with: DecoderWorkerPool(count: 1, limits: limits, testFormats: true))

@@ -11,6 +11,10 @@
    with the addresses of `prefix` followed by each of the `count` names in `symbols`, in
    order. Returns the library's handle; NULL when it cannot be opened or lacks one of the
    symbols, with *error (not NULL) set to why, to free with g_free. Call once (g_once). */
+/* Whether the system has the library `name` (in the folder of the GLib this process runs
+   with), without loading it. */
+gboolean dossier_library_exists(const char *name);
+
 void *dossier_library_open(const char *override, const char *name, const char *prefix, const char *const *symbols,
                            gsize count, void (**slots)(void), char **error);
 
