@@ -95,7 +95,9 @@ final class MediaInspectionTests: XCTestCase {
             let file = try folder.write(name, bytes: damaged.content)
             XCTAssertThrowsError(try MediaInspection.inspectNow(file.path)) { error in
                 let error = error as? MediaError
-                XCTAssertTrue([.missingPlugins, .nothingPlayable].contains(error) || {
+                // GStreamer 1.28 (Debian testing) waits out the discoverer's 5 s on damaged.ogg
+                // rather than failing it: that too ends on a message.
+                XCTAssertTrue([.missingPlugins, .nothingPlayable, .inspectionTimedOut].contains(error) || {
                     if case .unreadable = error { return true } else { return false }
                 }(), "\(name): \(String(describing: error))")
                 XCTAssertFalse(error?.description.isEmpty ?? true)
