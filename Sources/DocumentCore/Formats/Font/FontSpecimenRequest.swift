@@ -58,12 +58,7 @@ extension FontSpecimen {
     private static func drawNow(fileAt path: String, appearance: Appearance,
                                 worker: DecoderWorker) throws(FontSpecimenError) -> FontSpecimen {
         let fd: Int32
-        do { fd = try WorkerInput.open(path) } catch {
-            switch error {
-            case .unreadable(let reason): throw .unreadable(reason)
-            case .notRegularFile: throw .unreadable(tr("it is not a regular file"))
-            }
-        }
+        do { fd = try WorkerInput.open(path) } catch { throw .unreadable(error.reason) }
         defer { close(fd) }
         let output = try worker.perform(operation, input: fd, options: appearance.options) { failure -> FontSpecimenError in
             switch failure {

@@ -33,12 +33,7 @@ public enum MediaInspection {
         // The first time GStreamer is used at all, the registry is made here, as playback needs.
         if !GStreamerRegistry.exists { try MediaPlayback.load() }
         let fd: Int32
-        do { fd = try WorkerInput.open(path) } catch {
-            switch error {
-            case .unreadable(let reason): throw .unreadable(reason)
-            case .notRegularFile: throw .unreadable(tr("it is not a regular file"))
-            }
-        }
+        do { fd = try WorkerInput.open(path) } catch { throw .unreadable(error.reason) }
         defer { close(fd) }
         do throws(MediaError) {
             return try ask(workers, input: fd)

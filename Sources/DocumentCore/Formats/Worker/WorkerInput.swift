@@ -9,6 +9,14 @@ enum WorkerInput {
         case unreadable(String)
         /// It is a folder, a device, a FIFO or a socket.
         case notRegularFile
+
+        /// Why, in words, for the messages that do not tell the two apart.
+        var reason: String {
+            switch self {
+            case .unreadable(let reason): reason
+            case .notRegularFile: tr("it is not a regular file")
+            }
+        }
     }
 
     /// The open descriptor of the regular file at `path`; the caller closes it.
