@@ -34,7 +34,7 @@ public final class RemoteServer: @unchecked Sendable {
     /// The server's configuration, keys, logs and state.
     private let state: TemporaryFolder
     private let lock = NSLock()
-    private var process: Process?
+    private var process: ServerProcess?
     private var launch: ServerLaunch?
     private var log: URL { state.url.appendingPathComponent("server.log") }
     private var mounted = false
@@ -154,7 +154,8 @@ public final class RemoteServer: @unchecked Sendable {
     private func signalTree(_ signal: Int32) {
         lock.withLock {
             guard let process else { return }
-            for pid in ProcessTree.tree(under: process.processIdentifier) where pid != getpid() { Foundation.kill(pid, signal) }
+            Foundation.kill(-process.pid, signal)  // its process group
+            for pid in ProcessTree.tree(under: process.pid) where pid != getpid() { Foundation.kill(pid, signal) }
         }
     }
 
@@ -183,16 +184,7 @@ public final class RemoteServer: @unchecked Sendable {
             launchPort = self.port
             return made
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: launch.program)
-        process.arguments = launch.arguments
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        output.seekToEndOfFile()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ServerProcess(program: launch.program, arguments: launch.arguments, log: log)
         lock.withLock { self.process = process }
         let port = self.port
         let up = eventually(timeout: timeout) { !process.isRunning || LoopbackPort.accepts(port) }
@@ -209,17 +201,19 @@ public final class RemoteServer: @unchecked Sendable {
     /// Signals the server's process tree, then every process whose command line names the
     /// server's own temporary folder (helpers a server detaches, such as Samba's
     /// samba-dcerpcd), and waits for the main process to end (SIGKILL after 20 s of SIGTERM).
-    private static func end(_ process: Process, state: URL, signal: Int32) {
-        let pids = ProcessTree.tree(under: process.processIdentifier) + processes(naming: state.path)
+    private static func end(_ process: ServerProcess, state: URL, signal: Int32) {
+        let pids = ProcessTree.tree(under: process.pid) + processes(naming: state.path)
+        Foundation.kill(-process.pid, signal)  // its process group (ServerProcess gives it one)
+        Foundation.kill(-process.pid, SIGCONT)
         for pid in Set(pids) where pid != getpid() {
             Foundation.kill(pid, signal)
             // A suspended server (`suspend()`) acts on SIGTERM only once it runs again.
             Foundation.kill(pid, SIGCONT)
         }
-        if !eventually(timeout: 20, { !process.isRunning }) {
-            for pid in ProcessTree.tree(under: process.processIdentifier) { Foundation.kill(pid, SIGKILL) }
+        if !process.waitForExit(timeout: 20) {
+            for pid in ProcessTree.tree(under: process.pid) { Foundation.kill(pid, SIGKILL) }
+            process.waitForExit(timeout: 20)
         }
-        process.waitUntilExit()
     }
 
     private static func processes(naming path: String) -> [pid_t] {
