@@ -60,6 +60,20 @@ final class RemoteListingTests: XCTestCase {
         XCTAssertEqual(items[0].type, .folder)
     }
 
+    func testSearchThroughSubfoldersOfAWebDAVFolderFindsNestedNames() throws {
+        // What the browser's search-as-you-type runs: a recursive query with a name predicate.
+        let server = try mountedServer(.dav)
+        defer { server.stop() }
+        try server.folder.write("plan.txt", "1")
+        try server.folder.write("Projects/2026/plan-budget.ods", "2")
+        try server.folder.write("Projects/notes.txt", "3")
+        try server.folder.write(".hidden-plan/plan.txt", "4")
+        let options = QueryOptions(recursive: true, predicate: QueryPredicate(nameContains: "PLAN"), observesChanges: false)
+        let items = try DirectoryQuery.gather(folder: try rootURL(server), options: options)
+        XCTAssertEqual(items.map(\.relativePath).sorted(), ["Projects/2026/plan-budget.ods", "plan.txt"])
+        XCTAssertEqual(items.first { $0.name == "plan-budget.ods" }?.url.absoluteString, server.uri("Projects/2026/plan-budget.ods"))
+    }
+
     // MARK: Scenarios
 
     private func thousandFiles(_ kind: RemoteServer.Kind) throws {
