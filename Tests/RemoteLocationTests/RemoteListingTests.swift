@@ -31,6 +31,52 @@ final class RemoteListingTests: XCTestCase {
         query.stop()
     }
 
+    func testConnectionDroppedAfterTheFirstBatchNeverLeavesAHangOrAPartialList() throws {
+        // Killed once the first batch is in, a server may already have sent the rest (GVFS's
+        // smb and dav backends read ahead): the listing is then complete and whole. Otherwise
+        // it ends on a typed error; GVFS's sftp client even stops without an error, and the
+        // query's silence watchdog ends it.
+        for kind in RemoteServer.Kind.allCases {
+            let server = try mountedServer(kind)
+            defer { server.stop() }
+            for index in 0..<5000 { try server.folder.write("file-\(index).txt", "x") }
+            let events = EventLog()
+            let query = DirectoryQuery(folder: try rootURL(server), options: QueryOptions(observesChanges: false, remoteTimeout: .seconds(5)))
+            query.start { event in
+                if case .batch = event, events.batches.isEmpty { server.kill() }
+                events.append(event)
+            }
+            XCTAssertTrue(eventually { events.failure != nil || events.complete != nil }, "\(kind): the listing hung")
+            if let complete = events.complete {
+                XCTAssertEqual(complete.count, 5000, "\(kind): a listing cut short was shown as complete")
+            } else {
+                switch events.failure {
+                case .connectionLost, .notMounted, .unreachable: break
+                default: XCTFail("\(kind): expected a lost server, got \(String(describing: events.failure))")
+                }
+            }
+        }
+    }
+
+    func testServerKilledWhileItsFolderIsShownEndsTheQueryWithATypedError() throws {
+        // The browser's "server gone" page: a folder shown and followed, then its server dies.
+        for kind in RemoteServer.Kind.allCases {
+            let server = try mountedServer(kind)
+            defer { server.stop() }
+            try server.folder.write("shown.txt", "1")
+            let events = EventLog()
+            let query = DirectoryQuery(folder: try rootURL(server), options: QueryOptions(refreshInterval: .milliseconds(300)))
+            query.start(handler: events.append)
+            XCTAssertTrue(eventually { events.complete != nil }, "\(kind): the folder was never listed")
+            server.kill()
+            XCTAssertTrue(eventually { events.failure != nil }, "\(kind): the query went on as if the server were there")
+            switch events.failure {
+            case .connectionLost, .notMounted, .unreachable: break
+            default: XCTFail("\(kind): expected a lost server, got \(String(describing: events.failure))")
+            }
+        }
+    }
+
     func testUnmountedServerSaysItNeedsMounting() throws {
         let server = try startedServer(.sftp)
         defer { server.stop() }

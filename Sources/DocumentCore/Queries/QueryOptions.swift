@@ -73,7 +73,7 @@ public struct QueryOptions: Sendable {
         sortKey: QuerySortKey = .name, ascending: Bool = true, foldersFirst: Bool = true, showsHidden: Bool = false,
         recursive: Bool = false, predicate: QueryPredicate? = nil, observesChanges: Bool = true,
         coalescingInterval: Duration = .milliseconds(75), refreshInterval: Duration = .seconds(15),
-        remoteTimeout: Duration = .seconds(60)
+        remoteTimeout: Duration = .seconds(30)
     ) {
         self.refreshInterval = refreshInterval
         self.remoteTimeout = remoteTimeout
