@@ -28,8 +28,12 @@ struct BrowserItem: Sendable, Hashable {
     /// For a recent document: when it was last used.
     var lastUsed: Date?
 
-    /// What identifies the item across changes of its attributes: its absolute path.
+    /// What identifies the item across changes of its attributes: its absolute path, or a
+    /// remote item's URI.
     let key: String
+
+    /// The key of the item at `url`: its path, or its URI when it is not a local file.
+    static func key(for url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }
 
     init(url: URL, name: String, isDirectory: Bool, isHidden: Bool = false, size: Int64 = 0, modified: Date? = nil,
          type: DocumentType, location: String? = nil, trashed: TrashedItem? = nil) {

@@ -27,7 +27,7 @@ final class BrowserListModel {
 
     /// The shown position of the item at `url`, if shown.
     func position(of url: URL) -> Int? {
-        let key = url.path
+        let key = BrowserItem.key(for: url)
         return items.firstIndex { $0.key == key }
     }
 

@@ -167,7 +167,7 @@ final class ItemGridView {
 
     /// The cell showing the item at `url`, if it is on screen.
     func cell(showing url: URL) -> GridCell? {
-        let key = url.path
+        let key = BrowserItem.key(for: url)
         return cells.values.first { $0.item?.key == key }
     }
 

@@ -150,13 +150,13 @@ final class ItemListView {
 
     /// The Name cell of the row showing `url`, if on screen.
     func nameCell(showing url: URL) -> NameCell? {
-        let key = url.path
+        let key = BrowserItem.key(for: url)
         return nameCells.values.first { $0.item?.key == key }?.cell
     }
 
     /// The icon of the row showing `url`, if on screen.
     func icon(showing url: URL) -> Widget? {
-        let key = url.path
+        let key = BrowserItem.key(for: url)
         return nameCells.values.first { $0.item?.key == key }?.cell.image
     }
 
