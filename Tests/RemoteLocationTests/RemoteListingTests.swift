@@ -77,6 +77,33 @@ final class RemoteListingTests: XCTestCase {
         }
     }
 
+    func testChangesComeFromTheMonitorWhereTheBackendHasOne() throws {
+        // GVFS's localtest backend (gvfs-daemons) serves local files with a directory monitor,
+        // which the SFTP, SMB and WebDAV backends lack: a change shows without any re-listing.
+        let folder = try TemporaryFolder("dossier-localtest")
+        try folder.write("first.txt", "1")
+        XCTAssertEqual(try OtherProgram.run("/usr/bin/gio", ["mount", "localtest://"]).status, 0)
+        defer { _ = try? OtherProgram.run("/usr/bin/gio", ["mount", "-u", "localtest:///"]) }
+        let location = try XCTUnwrap(URL(string: "localtest://" + folder.url.path))
+        let events = EventLog()
+        let query = DirectoryQuery(folder: location, options: QueryOptions(refreshInterval: .seconds(3600)))
+        query.start(handler: events.append)
+        XCTAssertTrue(eventually { events.complete != nil || events.failure != nil })
+        XCTAssertEqual(events.complete?.map(\.name), ["first.txt"])
+        // The monitor is asked for once the first listing is in: write until a change shows.
+        var written = 0
+        XCTAssertTrue(eventually {
+            if events.current.count <= 1 {
+                written += 1
+                try? folder.write("new-\(written).txt", "x")
+            }
+            return events.current.count > 1
+        }, "the monitor reported nothing: \(events.current.map(\.name))")
+        XCTAssertNil(events.failure)
+        XCTAssertTrue(events.current.contains { $0.name.hasPrefix("new-") })
+        query.stop()
+    }
+
     func testUnmountedServerSaysItNeedsMounting() throws {
         let server = try startedServer(.sftp)
         defer { server.stop() }
