@@ -99,18 +99,12 @@ public final class RemoteDownloads: Sendable {
     /// `fetch`, waiting on the calling thread: for threads that may block (the thumbnailer's
     /// pool, the CLI), never the main thread.
     public func fetchBlocking(_ url: URL, priority: Priority = .background) throws(RemoteDownloadError) -> RemoteCopy {
-        let box = BlockingResult()
-        let semaphore = DispatchSemaphore(value: 0)
-        Task.detached {
-            do throws(RemoteDownloadError) {
-                box.result = .success(try await self.fetch(url, priority: priority))
-            } catch {
-                box.result = .failure(error)
-            }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return try box.result!.get()
+        try waitFor { () async throws(RemoteDownloadError) in try await self.fetch(url, priority: priority) }
+    }
+
+    /// `fetch` of a version already asked about, waiting on the calling thread.
+    public func fetchBlocking(_ info: RemoteFileInfo, priority: Priority = .background) throws(RemoteDownloadError) -> RemoteCopy {
+        try waitFor { () async throws(RemoteDownloadError) in try await self.fetch(info, priority: priority) }
     }
 
     // MARK: Sharing and ordering
@@ -238,7 +232,24 @@ private final class Waiter: @unchecked Sendable {
     init(progress: (@Sendable (DownloadProgress) -> Void)?) { self.progress = progress }
 }
 
-private final class BlockingResult: @unchecked Sendable {
+/// Runs `work` and waits for it on the calling thread (never the main thread: GIO's replies
+/// come on the I/O loop, not there, but the main thread must not wait on the network).
+func waitFor<Value: Sendable>(_ work: @escaping @Sendable () async throws(RemoteDownloadError) -> Value) throws(RemoteDownloadError) -> Value {
+    let box = BlockingResult<Value>()
+    let semaphore = DispatchSemaphore(value: 0)
+    Task.detached {
+        do throws(RemoteDownloadError) {
+            box.result = .success(try await work())
+        } catch {
+            box.result = .failure(error)
+        }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return try box.result!.get()
+}
+
+private final class BlockingResult<Value>: @unchecked Sendable {
     // @unchecked: written before the semaphore is signalled, read after it is waited for.
-    var result: Result<RemoteCopy, RemoteDownloadError>?
+    var result: Result<Value, RemoteDownloadError>?
 }

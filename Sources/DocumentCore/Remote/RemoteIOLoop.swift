@@ -79,11 +79,11 @@ public struct RemoteFileInfo: Sendable, Hashable {
 
     /// Asks the server about `url` (asynchronously, on the I/O loop).
     static func query(_ url: URL, priority: Int32, cancellable: IOCancellable) async throws(RemoteDownloadError) -> RemoteFileInfo {
-        let name = RemoteLocation.displayName(of: url)
+        let name = RemoteFiles.displayName(of: url)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RemoteFileInfo, RemoteDownloadError>, Never>) in
             let request = InfoRequest(url: url, name: name, continuation: continuation)
             RemoteIOLoop.shared.perform {
-                let file = RemoteLocation.file(for: request.url)
+                let file = RemoteFiles.file(for: request.url)
                 request.file = file
                 g_file_query_info_async(file, attributes, GFileQueryInfoFlags(rawValue: 0), priority, cancellable.pointer, { source, result, data in
                     let request = Unmanaged<InfoRequest>.fromOpaque(data!).takeRetainedValue()
@@ -101,6 +101,29 @@ public struct RemoteFileInfo: Sendable, Hashable {
                     }
                 }, Unmanaged.passRetained(request).toOpaque())
             }
+        }
+        return try result.get()
+    }
+
+    /// `query`, waiting on the calling thread (never the main thread).
+    public static func queryBlocking(_ url: URL, priority: Int32 = G_PRIORITY_DEFAULT) throws(RemoteDownloadError) -> RemoteFileInfo {
+        try waitFor { () async throws(RemoteDownloadError) in
+            try await query(url, priority: priority, cancellable: IOCancellable())
+        }
+    }
+
+    /// Asks the server about `url`, asynchronously on the I/O loop; cancelling the calling
+    /// task cancels the question.
+    public static func query(_ url: URL, priority: Int32 = G_PRIORITY_DEFAULT) async throws(RemoteDownloadError) -> RemoteFileInfo {
+        let cancellable = IOCancellable()
+        let result = await withTaskCancellationHandler { () async -> Result<RemoteFileInfo, RemoteDownloadError> in
+            do throws(RemoteDownloadError) {
+                return .success(try await query(url, priority: priority, cancellable: cancellable))
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            cancellable.cancel()
         }
         return try result.get()
     }

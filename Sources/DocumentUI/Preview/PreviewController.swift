@@ -66,7 +66,11 @@ public final class PreviewController {
 
     /// True when some renderer besides the info page shows the item's type.
     public static func canPreview(_ item: PreviewItem) -> Bool {
-        guard let type = try? DocumentType(contentsOf: item.url.path) else { return false }
+        // A remote item's type comes from its name: reading its first bytes means the network.
+        let type = RemoteFiles.isRemote(item.url)
+            ? DocumentType(fileName: RemoteFiles.displayName(of: item.url))
+            : try? DocumentType(contentsOf: item.url.path)
+        guard let type else { return false }
         return PreviewRendererRegistry.shared.hasContentRenderer(for: type)
     }
 
@@ -160,14 +164,23 @@ public final class PreviewController {
         if isPresented { show(index) }
     }
 
-    /// The state of the current item's page, for tests: loading, ready or failed.
+    /// The state of the current item's page, for tests: loading, downloading (bytes done of
+    /// the whole), ready or failed.
     public var currentState: String {
         switch pages[index]?.state {
         case .ready: "ready"
         case .failed(let message): "failed: \(message)"
-        default: "loading"
+        default:
+            if let progress = pages[index]?.downloadProgress {
+                "downloading \(progress.bytesDone) of \(progress.bytesExpected)"
+            } else {
+                "loading"
+            }
         }
     }
+
+    /// The current item's page, for tests.
+    var currentPage: PreviewPage? { pages[index] }
 
     // MARK: Showing an item
 
