@@ -57,7 +57,7 @@ final class RemoteDownloadsTests: XCTestCase {
         let source = try folder.write("photo.jpg", bytes: bytes(300_000))
         let cache = RemoteCache(root: folder.url.appendingPathComponent("cache"))
         let downloads = RemoteDownloads(cache: cache)
-        let uri = RemoteLocation.canonicalURI(of: source)
+        let uri = RemoteFiles.canonicalURI(of: source)
         for announced: Int64 in [1000, 400_000] {
             let lie = RemoteFileInfo(uri: uri, name: "photo.jpg", size: announced, etag: "v\(announced)", modified: 1)
             do {
@@ -77,7 +77,7 @@ final class RemoteDownloadsTests: XCTestCase {
         let source = try folder.write("plain", bytes: bytes(100))
         let cache = RemoteCache(root: folder.url.appendingPathComponent("cache"))
         let downloads = RemoteDownloads(cache: cache)
-        let uri = RemoteLocation.canonicalURI(of: source)
+        let uri = RemoteFiles.canonicalURI(of: source)
         for name in ["../escaped", "a/b", "..", ".", ""] {
             let info = RemoteFileInfo(uri: uri, name: name, size: 100, etag: nil, modified: 1)
             do {
