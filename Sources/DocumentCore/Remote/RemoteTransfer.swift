@@ -2,19 +2,19 @@ import CGLib
 import Foundation
 import GObjectSupport
 
-/// One file read from its server into a temporary file of its cache entry, through GIO's
-/// asynchronous reads on the I/O loop: never more bytes than the server announced, the
+/// One file read from its server into a temporary file of its cache entry, on a thread of its
+/// own (never the main thread), cancellable: never more bytes than the server announced, the
 /// temporary file renamed to the copy's name only when it holds all of them, and removed when
-/// anything fails. Runs once; `completion` is called once, on the I/O loop.
+/// anything fails. Runs once; `completion` is called once, on that thread.
 final class RemoteTransfer: @unchecked Sendable {
-    // @unchecked: the mutable state is touched on the I/O loop only; `cancellable` is thread-safe.
+    // @unchecked: the mutable state is touched on the transfer's thread only; `cancellable` is thread-safe.
     static let chunk = 256 << 10
 
     let info: RemoteFileInfo
     let cache: RemoteCache
     let ioPriority: Int32
     let cancellable = IOCancellable()
-    /// Bytes received so far; called on the I/O loop after each read.
+    /// Bytes received so far; called on the transfer's thread after each read.
     var progress: (@Sendable (Int64) -> Void)?
     var completion: (@Sendable (Result<Void, RemoteDownloadError>) -> Void)?
 
@@ -39,44 +39,44 @@ final class RemoteTransfer: @unchecked Sendable {
     }
 
     func start() {
-        RemoteIOLoop.shared.perform { self.begin() }
+        let thread = Thread { [self] in
+            // Below the UI, as the thumbnailers: a download for a thumbnail never takes the CPU
+            // from the main thread (Linux keeps a nice value per thread).
+            if ioPriority > G_PRIORITY_DEFAULT { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+            run()
+        }
+        thread.name = "dossier-download"
+        thread.start()
     }
 
     func cancel() { cancellable.cancel() }
 
-    private func begin() {
+    /// Reads the file on this thread of its own, through GIO's blocking calls with the
+    /// transfer's cancellable (a cancel interrupts a read that waits for the server).
+    /// GIO's asynchronous reads of GVFS daemon files, on a context of another thread, never
+    /// delivered their first chunk here (GLib 2.74, gvfs 1.50); the blocking calls are the
+    /// ones GVFS serves on the calling thread's own connection.
+    private func run() {
         do throws(RemoteDownloadError) {
             (fd, partialPath) = try cache.makePartial(for: info)
         } catch {
             return finish(.failure(error))
         }
         file = g_file_new_for_uri(info.uri)
-        g_file_read_async(file, ioPriority, cancellable.pointer, { source, result, data in
-            let transfer = Unmanaged<RemoteTransfer>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let stream = g_file_read_finish(OpaquePointer(source), result, &error)
-            if let error {
-                transfer.fail(GLibError(consuming: error), opening: true)
-            } else if let stream {
-                transfer.stream = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GInputStream.self)
-                transfer.readNext()
-            } else {
-                transfer.finish(.failure(.unreachable(name: transfer.info.displayName, reason: "")))
+        var error: UnsafeMutablePointer<GError>?
+        guard let opened = g_file_read(file, cancellable.pointer, &error) else {
+            return error.map { fail(GLibError(consuming: $0), opening: true) }
+                ?? finish(.failure(.unreachable(name: info.displayName, reason: "")))
+        }
+        stream = UnsafeMutableRawPointer(opened).assumingMemoryBound(to: GInputStream.self)
+        while !finished {
+            let count = g_input_stream_read(stream, buffer, gsize(Self.chunk), cancellable.pointer, &error)
+            if let failure = error {
+                error = nil
+                return fail(GLibError(consuming: failure), opening: false)
             }
-        }, Unmanaged.passRetained(self).toOpaque())
-    }
-
-    private func readNext() {
-        g_input_stream_read_async(stream, buffer, gsize(Self.chunk), ioPriority, cancellable.pointer, { source, result, data in
-            let transfer = Unmanaged<RemoteTransfer>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let count = g_input_stream_read_finish(UnsafeMutableRawPointer(source!).assumingMemoryBound(to: GInputStream.self), result, &error)
-            if let error {
-                transfer.fail(GLibError(consuming: error), opening: false)
-            } else {
-                transfer.received(Int(count))
-            }
-        }, Unmanaged.passRetained(self).toOpaque())
+            received(Int(count))
+        }
     }
 
     private func received(_ count: Int) {
@@ -101,7 +101,6 @@ final class RemoteTransfer: @unchecked Sendable {
         received += Int64(count)
         progress?(received)
         if cancellable.isCancelled { return finish(.failure(.cancelled(name: info.displayName))) }
-        readNext()
     }
 
     private func finishReading() {
@@ -141,7 +140,9 @@ final class RemoteTransfer: @unchecked Sendable {
             rmdir((partialPath as NSString).deletingLastPathComponent)
         }
         if let stream {
-            g_input_stream_close_async(stream, G_PRIORITY_LOW, nil, nil, nil)
+            // Not waiting for a server that is gone: a cancelled close returns at once.
+            cancellable.cancel()
+            g_input_stream_close(stream, cancellable.pointer, nil)
         }
         completion?(result)
         completion = nil

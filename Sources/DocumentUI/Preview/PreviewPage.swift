@@ -26,7 +26,8 @@ final class PreviewPage {
 
     private let spinner: Widget
     private let errorPage: Widget
-    private let retryButton: Widget
+    /// The error page's Retry button (shown for downloads that may work another time).
+    let retryButton: Widget
     private var work: Task<Void, Never>?
     /// Each start (and retry) of the page: a late timer of an earlier one does nothing.
     private var attempt = 0
@@ -176,7 +177,8 @@ final class PreviewPage {
         state == .loading && localCopy == nil ? download?.shown : nil
     }
 
-    /// Starts again after a download failed (Retry).
+    /// Starts again after a download failed (Retry): mounts the item's location again when
+    /// its server took the mount with it, then downloads.
     func retry() {
         guard case .failed = state, isRemote, renderer == nil else { return }
         work?.cancel()
@@ -187,7 +189,15 @@ final class PreviewPage {
         state = .loading
         gtk_stack_set_visible_child_name(OpaquePointer(view), "waiting")
         stateDidChange?(state)
-        start()
+        attempt += 1
+        let current = attempt
+        let url = item.url
+        Task { @MainActor [weak self] in
+            let problem = url.isFileURL ? nil : await PreviewRemount.mountEnclosing(url, parent: self?.view)
+            guard let self, self.attempt == current, self.state == .loading else { return }
+            if let problem { return self.fail(problem, retryable: true) }
+            self.start()
+        }
     }
 
     /// The type of the file at `url`, or why it is not shown.

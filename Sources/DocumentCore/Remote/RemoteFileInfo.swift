@@ -2,41 +2,6 @@ import CGLib
 import Foundation
 import GObjectSupport
 
-/// The thread that runs remote files' GIO calls: a GLib main context of its own, so GIO's
-/// asynchronous calls (and GVFS's D-Bus traffic behind them) complete there, in the app, in the
-/// CLI and in tests alike, and never on the main thread, which only hears the results.
-final class RemoteIOLoop: @unchecked Sendable {
-    // @unchecked: `context` is set once before the thread starts and is thread-safe in GLib.
-    static let shared = RemoteIOLoop()
-
-    private let context: OpaquePointer
-
-    private init() {
-        context = g_main_context_new()
-        let thread = Thread { [self] in
-            g_main_context_push_thread_default(context)
-            let loop = g_main_loop_new(context, 0)
-            g_main_loop_run(loop)
-        }
-        thread.name = "dossier-remote-io"
-        thread.start()
-    }
-
-    /// Runs `work` on the loop's thread, where GIO calls made in it call back.
-    func perform(_ work: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(LoopWork(work)).toOpaque()
-        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
-            Unmanaged<LoopWork>.fromOpaque(data!).takeUnretainedValue().work()
-            return 0  // G_SOURCE_REMOVE
-        }, box, { data in Unmanaged<LoopWork>.fromOpaque(data!).release() })
-    }
-}
-
-private final class LoopWork {
-    let work: @Sendable () -> Void
-    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
-}
-
 /// A `GCancellable` owned from Swift; `cancel()` may be called from any thread.
 final class IOCancellable: @unchecked Sendable {
     // @unchecked: GCancellable is thread-safe.
@@ -77,30 +42,35 @@ public struct RemoteFileInfo: Sendable, Hashable {
     static let attributes = "standard::type,standard::name,standard::display-name,standard::size,"
         + "etag::value,time::modified,time::modified-usec"
 
-    /// Asks the server about `url` (asynchronously, on the I/O loop).
+    /// Asks the server about `url` on a thread of its own (the caller's task waits, not a
+    /// thread of Swift's pool), with `cancellable`.
+    ///
+    /// Blocking GIO on a thread rather than `g_file_query_info_async`: GVFS's client finishes
+    /// an async call on a mount it knows through an idle source on the global default main
+    /// context, which only a GUI's main loop runs (the CLI and the tests would wait forever),
+    /// and in the app the main thread would have to be free for it.
     static func query(_ url: URL, priority: Int32, cancellable: IOCancellable) async throws(RemoteDownloadError) -> RemoteFileInfo {
         let name = RemoteFiles.displayName(of: url)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RemoteFileInfo, RemoteDownloadError>, Never>) in
-            let request = InfoRequest(url: url, name: name, continuation: continuation)
-            RemoteIOLoop.shared.perform {
-                let file = RemoteFiles.file(for: request.url)
-                request.file = file
-                g_file_query_info_async(file, attributes, GFileQueryInfoFlags(rawValue: 0), priority, cancellable.pointer, { source, result, data in
-                    let request = Unmanaged<InfoRequest>.fromOpaque(data!).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    let info = g_file_query_info_finish(OpaquePointer(source), result, &error)
-                    if let error {
-                        let failure = GLibError(consuming: error)
-                        request.finish(.failure(failure.isIOError(G_IO_ERROR_CANCELLED)
-                            ? .cancelled(name: request.name) : .unreachable(name: request.name, reason: failure.message)))
-                    } else if let info {
-                        request.finish(.success(RemoteFileInfo(file: request.file!, info: info, fallbackName: request.name)))
-                        unref(info)
-                    } else {
-                        request.finish(.failure(.unreachable(name: request.name, reason: "")))
-                    }
-                }, Unmanaged.passRetained(request).toOpaque())
+            let thread = Thread {
+                if priority > G_PRIORITY_DEFAULT { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+                let file = RemoteFiles.file(for: url)
+                defer { unref(file) }
+                var error: UnsafeMutablePointer<GError>?
+                let info = g_file_query_info(file, attributes, GFileQueryInfoFlags(rawValue: 0), cancellable.pointer, &error)
+                if let error {
+                    let failure = GLibError(consuming: error)
+                    continuation.resume(returning: .failure(failure.isIOError(G_IO_ERROR_CANCELLED)
+                        ? .cancelled(name: name) : .unreachable(name: name, reason: failure.message)))
+                } else if let info {
+                    continuation.resume(returning: .success(RemoteFileInfo(file: file, info: info, fallbackName: name)))
+                    unref(info)
+                } else {
+                    continuation.resume(returning: .failure(.unreachable(name: name, reason: "")))
+                }
             }
+            thread.name = "dossier-remote-info"
+            thread.start()
         }
         return try result.get()
     }
@@ -152,21 +122,3 @@ public struct RemoteFileInfo: Sendable, Hashable {
     }
 }
 
-/// One info query in flight; its GFile lives as long as the query.
-private final class InfoRequest: @unchecked Sendable {
-    // @unchecked: touched on the I/O loop only, after the continuation is set.
-    let url: URL
-    let name: String
-    var file: OpaquePointer?
-    private let continuation: CheckedContinuation<Result<RemoteFileInfo, RemoteDownloadError>, Never>
-
-    init(url: URL, name: String, continuation: CheckedContinuation<Result<RemoteFileInfo, RemoteDownloadError>, Never>) {
-        self.url = url
-        self.name = name
-        self.continuation = continuation
-    }
-
-    func finish(_ result: Result<RemoteFileInfo, RemoteDownloadError>) { continuation.resume(returning: result) }
-
-    deinit { unref(file) }
-}
