@@ -67,6 +67,9 @@ public final class ThrottledLink: @unchecked Sendable {
         try GVFSMounter.unmount(rootURI, timeout: timeout)
     }
 
+    /// True when GVFS has a mount for the link's root.
+    public var isMounted: Bool { GVFSMounter.isMounted(rootURI) }
+
     /// Drops every connection through the link (the server stays up).
     public func cut() {
         let open = lock.withLock { connections }
