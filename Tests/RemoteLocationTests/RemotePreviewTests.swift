@@ -77,6 +77,9 @@ final class RemotePreviewTests: XCTestCase {
                               "the changed file downloads again: \(controller.currentState)")
                 Self.waitUntilDrawn()
                 Self.screenshot("remote-preview-download-progress")
+                // The header says it too.
+                let window = try XCTUnwrap(controller.windowWidget)
+                XCTAssertTrue(Self.subtitles(in: window).contains { $0.contains("Downloading") }, "\(Self.subtitles(in: window))")
                 XCTAssertTrue(Self.spin { controller.currentState == "ready" }, controller.currentState)
             }
         }
@@ -131,6 +134,22 @@ final class RemotePreviewTests: XCTestCase {
     }
 
     // MARK: A display in the test process
+
+    /// The texts of the labels in `widget`'s tree (the header's title and subtitle among them).
+    @MainActor
+    private static func subtitles(in widget: Widget) -> [String] {
+        var texts: [String] = []
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), gtk_label_get_type()) != 0,
+           let text = gtk_label_get_text(OpaquePointer(widget)) {
+            texts.append(String(cString: text))
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            texts += subtitles(in: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return texts
+    }
 
     @MainActor
     private static func initializeDisplay() -> Bool {

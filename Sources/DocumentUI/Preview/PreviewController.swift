@@ -199,7 +199,7 @@ public final class PreviewController {
                                       moving ? GTK_STACK_TRANSITION_TYPE_CROSSFADE : GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_stack_set_visible_child(OpaquePointer(window.stack), page.view)
         adw_window_title_set_title(window.title, item.displayTitle)
-        adw_window_title_set_subtitle(window.title, count > 1 ? tr("%s of %s", String(index + 1), String(count)) : "")
+        updateSubtitle()
         gtk_window_set_title(cast(window.window), item.displayTitle)
         updateOpenWith(for: page)
         window.hostActions.update(for: item)
@@ -209,6 +209,18 @@ public final class PreviewController {
             gtk_stack_remove(OpaquePointer(window.stack), old.view)
             pages[key] = nil
         }
+    }
+
+    /// The header's subtitle: the item's place among several, and how far its download has
+    /// come while a remote item downloads.
+    private func updateSubtitle() {
+        guard let window else { return }
+        let count = numberOfItems
+        var parts: [String] = count > 1 ? [tr("%s of %s", String(index + 1), String(count))] : []
+        if let progress = pages[index]?.downloadProgress, progress.bytesExpected > 0 {
+            parts.append(tr("Downloading, %s of %s", formattedSize(progress.bytesDone), formattedSize(progress.bytesExpected)))
+        }
+        adw_window_title_set_subtitle(window.title, parts.joined(separator: " · "))
     }
 
     /// A kept page of the same, unchanged file.
@@ -228,6 +240,10 @@ public final class PreviewController {
         pages[position] = page
         gtk_stack_add_named(cast(window!.stack), page.view, "item-\(position)-\(UUID().uuidString)")
         page.linkHandler = { [weak self] url, item in self?.openLink(url, in: item) }
+        page.stateDidChange = { [weak self, weak page] _ in
+            guard let self, let page, self.pages[self.index] === page else { return }
+            self.updateSubtitle()
+        }
         page.start()
         return page
     }
