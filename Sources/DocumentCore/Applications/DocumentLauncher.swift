@@ -1,3 +1,4 @@
+import CGLib
 import Foundation
 
 /// Opens documents in place in their applications and records them in Recents: the one
@@ -79,10 +80,28 @@ public struct DocumentLauncher: Sendable {
         return plan
     }
 
-    /// Starts one launch with the items' own URIs, the annotation in `DOSSIER_ANNOTATION`.
-    public func perform(_ launch: Launch, annotation: String? = nil) throws(ApplicationError) {
+    /// Starts one launch with the items' own URIs (or `locations`, from `locations(for:)`),
+    /// the annotation in `DOSSIER_ANNOTATION`.
+    public func perform(_ launch: Launch, locations: [String]? = nil, annotation: String? = nil) throws(ApplicationError) {
         let environment = annotation.map { [Self.annotationVariable: $0] } ?? [:]
-        try registry.open(launch.items.map(\.uri), with: launch.application, environment: environment)
+        try registry.open(locations ?? launch.items.map(\.uri), with: launch.application, environment: environment)
+    }
+
+    /// What the launch's app is handed for each item. A local item: its URI (GIO gives an app
+    /// that takes paths the path). A remote one: its URI when the app's desktop entry takes
+    /// URIs (`%u`, `%U`); else the path GVFS's FUSE folder gives it; else a copy downloaded
+    /// into Dossier's cache (the app then works on that copy, not on the server's file).
+    public func locations(for launch: Launch, downloads: RemoteDownloads = .shared) async throws(RemoteDownloadError) -> [String] {
+        let takesURIs = g_app_info_supports_uris(launch.application.info.appInfo) != 0
+        var locations: [String] = []
+        for item in launch.items {
+            guard let url = URL(string: item.uri), !url.isFileURL, !takesURIs, item.path == nil else {
+                locations.append(item.uri)
+                continue
+            }
+            locations.append(try await downloads.fetch(url, priority: .userInitiated).url.path)
+        }
+        return locations
     }
 
     /// Records opened items in Recents.
@@ -97,8 +116,21 @@ public struct DocumentLauncher: Sendable {
         let plan = plan(locations, with: application)
         var outcome = Outcome(problems: plan.problems)
         for launch in plan.launches {
-            do {
-                try perform(launch, annotation: annotation)
+            do throws(ApplicationError) {
+                // Remote items for an app that takes only paths: downloaded first (a
+                // command-line tool may wait for it).
+                var locations: [String]?
+                do throws(RemoteDownloadError) {
+                    let launcher = self
+                    if launch.items.contains(where: { $0.path == nil }) {
+                        locations = try waitFor { () async throws(RemoteDownloadError) in try await launcher.locations(for: launch) }
+                    }
+                } catch {
+                    throw ApplicationError.launchFailed(application: launch.application.name,
+                                                        files: launch.items.map(\.displayName).joined(separator: ", "),
+                                                        reason: error.description)
+                }
+                try perform(launch, locations: locations, annotation: annotation)
                 outcome.launched.append(launch)
             } catch {
                 outcome.problems.append(.application(error))

@@ -113,6 +113,8 @@ struct ThumbnailSource: Sendable {
     let modifiedNanoseconds: Int64
     /// The image's own size, when a thumbnailer learned it (written as `Thumb::Image::*`).
     var dimensions: (width: Int, height: Int)?
+    /// True when `path` is a downloaded copy of the remote file `uri` names.
+    var isDownloadedCopy = false
 
     init(url: URL) throws(ThumbnailError) {
         self.url = url.standardizedFileURL
@@ -134,6 +136,20 @@ struct ThumbnailSource: Sendable {
         type = (try? DocumentType(contentsOf: path)) ?? DocumentType(fileName: name)
     }
 
+    /// A remote file, read from its downloaded copy: keyed by the server's URI and the
+    /// modification time the server reports, as the standard asks for any URI.
+    init(remote info: RemoteFileInfo, copy: URL) {
+        url = copy
+        path = copy.path
+        uri = info.uri
+        name = info.displayName
+        size = info.size
+        modified = info.modified
+        modifiedNanoseconds = info.modifiedMicroseconds * 1000
+        type = (try? DocumentType(contentsOf: copy.path)) ?? DocumentType(fileName: info.name)
+        isDownloadedCopy = true
+    }
+
     /// The file a decoder worker was given, open at `input`: read through /proc/self/fd, and
     /// never checked for changes (the process that asked does that).
     init(workerInput input: Int32, name: String, size: Int64, type: DocumentType) {
@@ -149,6 +165,8 @@ struct ThumbnailSource: Sendable {
 
     /// True when the file is no longer the version the work started from.
     var changedSince: Bool {
+        // The cache's copy never changes (a new version is another copy).
+        if isDownloadedCopy { return false }
         var status = stat()
         guard stat(path, &status) == 0 else { return true }
         return Int64(status.st_size) != size || Int64(status.st_mtim.tv_sec) != modified

@@ -81,6 +81,8 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     }
 
     public let cache: ThumbnailCache
+    /// Where remote files are downloaded to be thumbnailed.
+    public let downloads: RemoteDownloads
     private let maker: ThumbnailMaker
     private let workers: Int
 
@@ -118,8 +120,10 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     ///   - thumbnailerFolders: where `.thumbnailer` files are looked for (default: the
     ///     `thumbnailers` folder of `$XDG_DATA_HOME` and of each of `$XDG_DATA_DIRS`).
     public init(cache: ThumbnailCache = ThumbnailCache(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                timeout: Duration = .seconds(10), thumbnailerFolders: [URL]? = nil) {
+                timeout: Duration = .seconds(10), thumbnailerFolders: [URL]? = nil,
+                downloads: RemoteDownloads = .shared) {
         self.cache = cache
+        self.downloads = downloads
         self.workers = max(1, workers)
         maker = ThumbnailMaker(cache: cache, timeout: timeout, thumbnailerFolders: thumbnailerFolders)
     }
@@ -149,6 +153,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     public func thumbnail(of url: URL, size: ThumbnailSize, outputFolder: URL? = nil) throws(ThumbnailError) -> Thumbnail {
         let clock = ContinuousClock()
         let start = clock.now
+        if RemoteFiles.isRemote(url) { return try remoteThumbnail(of: url, size: size, outputFolder: outputFolder) }
         var source = try ThumbnailSource(url: url)
         if cache.contains(source.path) { throw .insideCache(name: source.name) }
         if outputFolder == nil, let cached = cache.lookup(source.uri, modified: source.modified, size: size) {
@@ -168,6 +173,60 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             } else {
                 location = try cache.store(image, for: source, size: size)
             }
+            return Thumbnail(url: location, size: size, origin: .generated, thumbnailer: thumbnailer, duration: clock.now - start)
+        } catch {
+            if outputFolder == nil && ThumbnailMaker.isLasting(error) {
+                cache.recordFailure(for: source)
+            }
+            throw error
+        }
+    }
+
+    /// The largest remote file downloaded only for its thumbnail (Nautilus, by default, makes
+    /// none of remote files at all; a folder of videos on a NAS should not be downloaded
+    /// whole to fill a grid).
+    public static let remoteSizeLimit: Int64 = 64 << 20
+
+    /// The thumbnail of a remote file, under its URI and the server's modification time: from
+    /// the cache when valid, else made from a copy downloaded at low priority (a preview of
+    /// the same file goes first, and shares the download).
+    private func remoteThumbnail(of url: URL, size: ThumbnailSize, outputFolder: URL?) throws(ThumbnailError) -> Thumbnail {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let name = RemoteFiles.displayName(of: url)
+        let info: RemoteFileInfo
+        do throws(RemoteDownloadError) {
+            info = try RemoteFileInfo.queryBlocking(url, priority: G_PRIORITY_LOW)
+        } catch {
+            throw .unreadable(name: name, reason: error.description)
+        }
+        guard info.isRegularFile else { throw .unreadable(name: name, reason: tr("it is not a regular file")) }
+        if info.size > Self.remoteSizeLimit {
+            throw .fileTooLarge(name: info.displayName, limit: RemoteDownloadError.format(Self.remoteSizeLimit))
+        }
+        if outputFolder == nil, let cached = cache.lookup(info.uri, modified: info.modified, size: size) {
+            return Thumbnail(url: cached, size: size, origin: .cache, thumbnailer: "cache", duration: clock.now - start)
+        }
+        if outputFolder == nil, cache.hasFailed(info.uri, modified: info.modified) {
+            throw .failedBefore(name: info.displayName)
+        }
+        let copy: RemoteCopy
+        do throws(RemoteDownloadError) {
+            copy = try downloads.fetchBlocking(info, priority: .background)
+        } catch {
+            throw .unreadable(name: info.displayName, reason: error.description)
+        }
+        var source = ThumbnailSource(remote: info, copy: copy.url)
+        do {
+            let (image, thumbnailer) = try maker.make(&source, edge: size.pixels)
+            let location: URL
+            if let outputFolder {
+                location = outputFolder.appendingPathComponent(FileName.thumbnailName(of: source.name))
+                try image.savePNG(to: location, text: [("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modified))])
+            } else {
+                location = try cache.store(image, for: source, size: size)
+            }
+            withExtendedLifetime(copy) {}
             return Thumbnail(url: location, size: size, origin: .generated, thumbnailer: thumbnailer, duration: clock.now - start)
         } catch {
             if outputFolder == nil && ThumbnailMaker.isLasting(error) {
@@ -299,6 +358,8 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     /// A smaller cached size, or a JPEG's own EXIF thumbnail, fitting `edge` pixels (decoded in a
     /// worker: the cache's PNGs and a photo's insides are not trusted).
     private func quickPicture(of url: URL, below size: ThumbnailSize, fitting edge: Int) -> ThumbnailPicture? {
+        // A remote file's version is the server's to tell: its thumbnail comes in one step.
+        if RemoteFiles.isRemote(url) { return nil }
         guard let source = try? ThumbnailSource(url: url) else { return nil }
         for smaller in ThumbnailSize.allCases.reversed() where smaller < size {
             if let cached = cache.lookup(source.uri, modified: source.modified, size: smaller) {

@@ -151,7 +151,16 @@ public final class DocumentInteractionController {
                 delegate?.documentInteractionController(self, willBeginSendingTo: launch.application)
                 let failure = await Task.detached { () -> ApplicationError? in
                     do throws(ApplicationError) {
-                        try launcher.perform(launch, annotation: annotation)
+                        // A remote item for an app that takes only paths is downloaded first.
+                        let locations: [String]
+                        do throws(RemoteDownloadError) {
+                            locations = try await launcher.locations(for: launch)
+                        } catch {
+                            throw .launchFailed(application: launch.application.name,
+                                                files: launch.items.map(\.displayName).joined(separator: ", "),
+                                                reason: error.description)
+                        }
+                        try launcher.perform(launch, locations: locations, annotation: annotation)
                         return nil
                     } catch {
                         return error

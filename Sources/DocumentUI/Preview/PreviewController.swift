@@ -66,7 +66,11 @@ public final class PreviewController {
 
     /// True when some renderer besides the info page shows the item's type.
     public static func canPreview(_ item: PreviewItem) -> Bool {
-        guard let type = try? DocumentType(contentsOf: item.url.path) else { return false }
+        // A remote item's type comes from its name: reading its first bytes means the network.
+        let type = RemoteFiles.isRemote(item.url)
+            ? DocumentType(fileName: RemoteFiles.displayName(of: item.url))
+            : try? DocumentType(contentsOf: item.url.path)
+        guard let type else { return false }
         return PreviewRendererRegistry.shared.hasContentRenderer(for: type)
     }
 
@@ -160,14 +164,23 @@ public final class PreviewController {
         if isPresented { show(index) }
     }
 
-    /// The state of the current item's page, for tests: loading, ready or failed.
+    /// The state of the current item's page, for tests: loading, downloading (bytes done of
+    /// the whole), ready or failed.
     public var currentState: String {
         switch pages[index]?.state {
         case .ready: "ready"
         case .failed(let message): "failed: \(message)"
-        default: "loading"
+        default:
+            if let progress = pages[index]?.downloadProgress {
+                "downloading \(progress.bytesDone) of \(progress.bytesExpected)"
+            } else {
+                "loading"
+            }
         }
     }
+
+    /// The current item's page, for tests.
+    var currentPage: PreviewPage? { pages[index] }
 
     // MARK: Showing an item
 
@@ -186,7 +199,7 @@ public final class PreviewController {
                                       moving ? GTK_STACK_TRANSITION_TYPE_CROSSFADE : GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_stack_set_visible_child(OpaquePointer(window.stack), page.view)
         adw_window_title_set_title(window.title, item.displayTitle)
-        adw_window_title_set_subtitle(window.title, count > 1 ? tr("%s of %s", String(index + 1), String(count)) : "")
+        updateSubtitle()
         gtk_window_set_title(cast(window.window), item.displayTitle)
         updateOpenWith(for: page)
         window.hostActions.update(for: item)
@@ -196,6 +209,18 @@ public final class PreviewController {
             gtk_stack_remove(OpaquePointer(window.stack), old.view)
             pages[key] = nil
         }
+    }
+
+    /// The header's subtitle: the item's place among several, and how far its download has
+    /// come while a remote item downloads.
+    private func updateSubtitle() {
+        guard let window else { return }
+        let count = numberOfItems
+        var parts: [String] = count > 1 ? [tr("%s of %s", String(index + 1), String(count))] : []
+        if let progress = pages[index]?.downloadProgress, progress.bytesExpected > 0 {
+            parts.append(tr("Downloading, %s of %s", formattedSize(progress.bytesDone), formattedSize(progress.bytesExpected)))
+        }
+        adw_window_title_set_subtitle(window.title, parts.joined(separator: " · "))
     }
 
     /// A kept page of the same, unchanged file.
@@ -215,6 +240,10 @@ public final class PreviewController {
         pages[position] = page
         gtk_stack_add_named(cast(window!.stack), page.view, "item-\(position)-\(UUID().uuidString)")
         page.linkHandler = { [weak self] url, item in self?.openLink(url, in: item) }
+        page.stateDidChange = { [weak self, weak page] _ in
+            guard let self, let page, self.pages[self.index] === page else { return }
+            self.updateSubtitle()
+        }
         page.start()
         return page
     }

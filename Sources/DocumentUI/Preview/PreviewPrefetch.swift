@@ -41,6 +41,8 @@ enum PreviewPrefetch {
 
     /// Starts finding the type of the file at `url` and its renderer's first work.
     static func start(_ url: URL) {
+        // A remote item is downloaded by its page first: nothing to begin here.
+        guard !RemoteFiles.isRemote(url) else { return }
         let detection = Task.detached(priority: .userInitiated) { PreviewPage.detectType(of: url) }
         let content = Task.detached(priority: .userInitiated) { () -> Content? in
             guard case .success(let type) = await detection.value else { return nil }

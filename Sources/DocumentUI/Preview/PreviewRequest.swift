@@ -1,4 +1,5 @@
 import CGLib
+import DocumentCore
 import Foundation
 import GObjectSupport
 
@@ -8,7 +9,8 @@ import GObjectSupport
 package enum PreviewRequest: Equatable, Sendable {
     /// `ShowFile(s uri, s windowHandle, b closeIfAlreadyShown)` from Nautilus 43 to 49, and
     /// with `s activationToken` after them from Nautilus 50 (nil for the three-argument form;
-    /// possibly empty). `url` is nil when the URI does not name a local file: nothing is shown.
+    /// possibly empty). `url` is nil when the URI names neither a local file nor one of a
+    /// GVFS location (sftp, smb, dav…, downloaded before it is shown): nothing is shown.
     case showFile(url: URL?, windowHandle: String, closeIfAlreadyShown: Bool, activationToken: String?)
     case close
 
@@ -27,7 +29,7 @@ package enum PreviewRequest: Equatable, Sendable {
             } else {
                 dossier_variant_get_ssbs(arguments, &uri, &handle, &close, &token)
             }
-            let url = takeString(uri).flatMap(URL.init(string:)).flatMap { $0.isFileURL ? $0 : nil }
+            let url = takeString(uri).flatMap(URL.init(string:)).flatMap { RemoteFiles.isReadable($0) ? $0 : nil }
             self = .showFile(url: url, windowHandle: takeString(handle) ?? "", closeIfAlreadyShown: close != 0,
                              activationToken: takeString(token))
         case ("Close", "()"):

@@ -5,8 +5,9 @@ import DocumentUI
 import Foundation
 import GObjectSupport
 
-/// `dossier preview PATH…`: the previewer on those items (the `qlmanage -p` of Linux);
-/// Left/Right move between them. Ends when the window is closed.
+/// `dossier preview PATH|URI…`: the previewer on those items (the `qlmanage -p` of Linux);
+/// Left/Right move between them. Ends when the window is closed. Remote items (`sftp://…`)
+/// are downloaded on demand, with their progress shown.
 struct PreviewCommand {
     let arguments: [String]
 
@@ -19,13 +20,19 @@ struct PreviewCommand {
         // Missing paths are reported; the others are still shown.
         var failed = false
         var items: [PreviewItem] = []
-        for path in parsed.operands {
+        for argument in parsed.operands {
+            let url = RemoteFiles.location(ofArgument: argument)
+            // A remote item is asked about and downloaded by the previewer, with its progress.
+            if RemoteFiles.isRemote(url) {
+                items.append(PreviewItem(url: url))
+                continue
+            }
             var status = stat()
-            if lstat(path, &status) != 0 {
-                Output.error(ItemError.notFound(name: (path as NSString).lastPathComponent).description)
+            if lstat(url.path, &status) != 0 {
+                Output.error(ItemError.notFound(name: url.lastPathComponent).description)
                 failed = true
             } else {
-                items.append(PreviewItem(url: URL(fileURLWithPath: path).standardizedFileURL))
+                items.append(PreviewItem(url: url))
             }
         }
         guard !items.isEmpty else { return 1 }

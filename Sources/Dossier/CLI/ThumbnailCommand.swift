@@ -1,9 +1,11 @@
 import DocumentCore
 import Foundation
 
-/// `dossier thumbnail [--size normal|large|x-large|xx-large] [--output DIR] PATH…`: fills the
+/// `dossier thumbnail [--size normal|large|x-large|xx-large] [--output DIR] PATH|URI…`: fills the
 /// shared thumbnail cache (or writes PNGs to DIR), one line per file: cached, generated
-/// (by which thumbnailer, in how long), or failed (why). Exit status 1 when any failed.
+/// (by which thumbnailer, in how long), or failed (why). Exit status 1 when any failed. A
+/// remote file (`sftp://…`) is downloaded into Dossier's cache first, and its thumbnail is
+/// keyed by its URI.
 struct ThumbnailCommand {
     let arguments: [String]
 
@@ -38,7 +40,7 @@ struct ThumbnailCommand {
         let results = Results(count: parsed.operands.count)
         let outputFolder = output
         DispatchQueue.concurrentPerform(iterations: parsed.operands.count) { index in
-            let url = URL(fileURLWithPath: parsed.operands[index])
+            let url = RemoteFiles.location(ofArgument: parsed.operands[index])
             results.set(index, Result { () throws(ThumbnailError) in
                 try generator.thumbnail(of: url, size: size, outputFolder: outputFolder)
             })

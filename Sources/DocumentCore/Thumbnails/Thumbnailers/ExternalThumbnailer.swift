@@ -56,7 +56,8 @@ package struct ExternalThumbnailer: Sendable {
         defer { try? FileManager.default.removeItem(at: output) }
         let sandboxed = Sandbox.isAvailable
         let paths = Sandbox.paths(input: source.path, outputFolder: output.path, outputName: "thumbnail.png")
-        let inputURI = sandboxed ? takeString(g_filename_to_uri(paths.input, nil, nil)) ?? "" : source.uri
+        // A remote file's downloaded copy is handed by its own URI, not the server's.
+        let inputURI = sandboxed || source.isDownloadedCopy ? takeString(g_filename_to_uri(paths.input, nil, nil)) ?? "" : source.uri
         guard let command = Sandbox.expand(exec, input: paths.input, uri: inputURI, output: paths.output, size: edge) else {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its Exec line cannot be read"))
         }
