@@ -12,6 +12,7 @@ extension DocumentBrowser {
         feed.warning = { [weak self] message in self?.toast(message) }
         path.navigate = { [weak self] url in self?.go(to: .folder(url)) }
         path.typed = { [weak self] text in self?.openTypedLocation(text) }
+        path.returnFocus = { [weak self] in self?.focusItemsNow() }
         connector.stateDidChange = { [weak self] in self?.updateVisibleChild() }
         list.sortChanged = { [weak self] sort in self?.chooseSort(sort) }
         grid.onActivate { [weak self] position in self?.activate(position) }

@@ -64,10 +64,23 @@ final class PathBar {
 
     var isEnteringLocation: Bool { borrowString(gtk_stack_get_visible_child_name(OpaquePointer(stack))) == "entry" }
 
-    /// Back to the buttons.
+    /// Called when the entry goes while it has the keyboard: the browser puts it on the items.
+    var returnFocus: (() -> Void)?
+
+    /// Back to the buttons. The focus leaves the entry first: GTK 4.8 warns when a focused
+    /// text field is hidden.
     func endEntering() {
         guard isEnteringLocation else { return }
+        if entryHasFocus {
+            returnFocus?()
+            if entryHasFocus, let root = gtk_widget_get_root(entry) { gtk_root_set_focus(root, nil) }
+        }
         gtk_stack_set_visible_child_name(OpaquePointer(stack), "buttons")
+    }
+
+    private var entryHasFocus: Bool {
+        guard let root = gtk_widget_get_root(entry), let focus = gtk_root_get_focus(root) else { return false }
+        return focus == entry || gtk_widget_is_ancestor(focus, entry) != 0
     }
 
     private func installEntry() {

@@ -39,9 +39,11 @@ final class ConnectToServerDialog {
         gtk_widget_set_hexpand(entry, 1)
         let hint = makeLabel(tr("Protocols: %s", ServerAddress.schemesHint), classes: ["dim-label", "caption"], wrap: true)
         gtk_label_set_xalign(opaque(hint), 0)
+        gtk_label_set_justify(opaque(hint), GTK_JUSTIFY_LEFT)
         dossier_gtk_accessible_set_description(entry, tr("Protocols: %s", ServerAddress.schemesHint))
         errorLabel = makeLabel("", classes: ["error"], wrap: true)
         gtk_label_set_xalign(opaque(errorLabel), 0)
+        gtk_label_set_justify(opaque(errorLabel), GTK_JUSTIFY_LEFT)
         gtk_widget_set_visible(errorLabel, 0)
 
         recentsHeading = makeLabel(tr("Recent Servers"), classes: ["heading"])
