@@ -116,10 +116,18 @@ final class MountOperation {
 
     // MARK: Signals
 
+    /// GMountOperation's own class handlers answer "unhandled" from an idle callback: a
+    /// handler that answers later (a dialog) must stop the emission before they run, or GVFS
+    /// gets that answer first and the mount fails while the dialog is still open.
+    nonisolated private static func stopEmission(_ operation: gpointer?, _ signal: String) {
+        if let operation { g_signal_stop_emission_by_name(operation, signal) }
+    }
+
     private func connect() {
         let instance = object.pointer
         typealias AskPassword = @convention(c) (gpointer?, UnsafePointer<gchar>?, UnsafePointer<gchar>?, UnsafePointer<gchar>?, guint, gpointer?) -> Void
-        let password: AskPassword = { _, message, user, domain, flags, data in
+        let password: AskPassword = { instance, message, user, domain, flags, data in
+            MountOperation.stopEmission(instance, "ask-password")
             let operation = Unmanaged<WeakOperation>.fromOpaque(data!).takeUnretainedValue()
             let text = (borrowString(message) ?? "", borrowString(user) ?? "", borrowString(domain) ?? "")
             MainActor.assumeIsolated {
@@ -127,7 +135,8 @@ final class MountOperation {
             }
         }
         typealias AskQuestion = @convention(c) (gpointer?, UnsafePointer<gchar>?, UnsafePointer<UnsafeMutablePointer<gchar>?>?, gpointer?) -> Void
-        let question: AskQuestion = { _, message, choices, data in
+        let question: AskQuestion = { instance, message, choices, data in
+            MountOperation.stopEmission(instance, "ask-question")
             let operation = Unmanaged<WeakOperation>.fromOpaque(data!).takeUnretainedValue()
             let text = borrowString(message) ?? "", list = borrowStringArray(choices)
             MainActor.assumeIsolated { operation.value?.askQuestion(message: text, choices: list) }
@@ -135,7 +144,8 @@ final class MountOperation {
         // show-processes (unmounting with files open): the message and the choices, the
         // processes left out (the message names the problem).
         typealias ShowProcesses = @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?, UnsafePointer<UnsafeMutablePointer<gchar>?>?, gpointer?) -> Void
-        let processes: ShowProcesses = { _, message, _, choices, data in
+        let processes: ShowProcesses = { instance, message, _, choices, data in
+            MountOperation.stopEmission(instance, "show-processes")
             let operation = Unmanaged<WeakOperation>.fromOpaque(data!).takeUnretainedValue()
             let text = borrowString(message) ?? "", list = borrowStringArray(choices)
             MainActor.assumeIsolated {

@@ -30,7 +30,7 @@ final class PathBar {
         setAccessibleName(box, tr("Location"))
         entry = gtk_entry_new()!
         gtk_entry_set_placeholder_text(cast(entry), tr("Folder or server address (%s)", ServerAddress.schemesHint))
-        setAccessibleName(entry, tr("Location"))
+        setAccessibleName(entry, tr("Folder or Server Address"))
         gtk_widget_set_size_request(entry, 360, -1)
         stack = gtk_stack_new()!
         gtk_stack_set_hhomogeneous(OpaquePointer(stack), 0)

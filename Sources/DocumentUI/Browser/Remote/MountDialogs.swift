@@ -20,13 +20,20 @@ final class MountDialogs: MountPrompt {
 
     func credentials(for request: PasswordRequest) async -> PasswordReply? {
         let fields = PasswordFields(request: request)
-        let heading = request.attempt > 1 ? tr("Password Not Accepted") : tr("Password Required")
-        let body = request.attempt > 1 ? tr("%s\nThe server refused the password; try again.", request.message) : request.message
+        // GVFS's message is a summary line ("Authentication Required"), then what it asks.
+        let lines = request.message.split(separator: "\n", maxSplits: 1).map(String.init)
+        let asked = lines.count > 1 ? lines[1] : request.message
+        let heading = request.attempt > 1 ? tr("Password Not Accepted") : (lines.count > 1 ? lines[0] : tr("Password Required"))
+        let body = request.attempt > 1 ? tr("The server refused the password. %s", asked) : asked
+        // Read while the dialog lives: it is destroyed once it has answered.
+        var reply: PasswordReply?
         let response = await present(heading: heading, body: body, extra: fields.widget, focus: fields.firstFocus,
                                      responses: [("cancel", tr("_Cancel")), ("connect", tr("C_onnect"))],
-                                     suggested: "connect", closeResponse: "cancel")
+                                     suggested: "connect", closeResponse: "cancel") { id in
+            if id == "connect" { reply = fields.reply }
+        }
         guard response == "connect" else { return nil }
-        return fields.reply
+        return reply
     }
 
     func answer(_ question: MountQuestion) async -> Int? {
@@ -44,12 +51,13 @@ final class MountDialogs: MountPrompt {
         guard let open else { return }
         self.open = nil
         open.finish("withdrawn")
-        if let window = gtkWindow(open.dialog) { gtk_window_destroy(window) }
+        dossier_alert_close(open.dialog)
     }
 
     /// Shows a dialog and waits for its response's id.
     private func present(heading: String, body: String, extra: Widget?, focus: Widget?, responses: [(String, String)],
-                         suggested: String?, closeResponse: String) async -> String {
+                         suggested: String?, closeResponse: String,
+                         whileShown answered: @escaping (String) -> Void = { _ in }) async -> String {
         withdraw()
         return await withCheckedContinuation { continuation in
             let dialog = dossier_alert_new(heading, body)!
@@ -69,18 +77,13 @@ final class MountDialogs: MountPrompt {
             open = (dialog, finish)
             connectResponse(raw(dialog)) { [weak self] id in
                 if let open = self?.open, open.dialog == dialog { self?.open = nil }
+                answered(id)
                 finish(id)
             }
             nameResponseButtons(of: dialog)
             dossier_alert_present(dialog, parent.widget)
             if let focus { dossier_alert_set_focus(dialog, focus) }
         }
-    }
-
-    private func gtkWindow(_ dialog: Widget) -> UnsafeMutablePointer<GtkWindow>? {
-        // libadwaita 1.5+ dialogs are not windows: they close with their response.
-        g_type_check_instance_is_a(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GTypeInstance.self),
-                                   gtk_window_get_type()) != 0 ? window(dialog) : nil
     }
 }
 
@@ -137,11 +140,12 @@ private final class PasswordFields {
             entries.append(entry)
         }
         if request.needsPassword {
-            let entry = gtk_password_entry_new()!
-            gtk_password_entry_set_show_peek_icon(cast(entry), 1)
-            dossier_set_bool(entry, "activates-default", 1)
-            dossier_set_string(entry, "placeholder-text", tr("Password"))
-            setAccessibleName(entry, tr("Password"))
+            // A GtkEntry without visibility, not GtkPasswordEntry: GTK 4.8's password entry
+            // keeps a keyboard handler past its disposal when its window is destroyed
+            // focused (a critical at every dialog's close).
+            let entry = Self.entry(tr("Password"), text: "")
+            gtk_entry_set_visibility(cast(entry), 0)
+            gtk_entry_set_input_purpose(cast(entry), GTK_INPUT_PURPOSE_PASSWORD)
             password = entry
             entries.append(entry)
         }

@@ -1,0 +1,161 @@
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// Connecting to a real sshd from Dossier's window, with the keyboard: Connect to Server
+/// (Ctrl+K), the address typed, the host key and the password answered in Dossier's dialogs,
+/// the server in the sidebar and unmounted from there; an unreachable server's page, Retry
+/// once it is back, and a cancelled password prompt's page.
+final class ConnectToServerUITests: XCTestCase {
+    private var server: RemoteServer?
+    private var app: Process?
+    private var home: TemporaryFolder!
+    private var state: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(DesktopSession.isAvailable, "no display: UI tests run under `make test`, which starts Xvfb")
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "no session bus")
+        try XCTSkipUnless(ServerAccount.canStartServers, "the test servers need root")
+        home = try TemporaryFolder("dossier-remote-home")
+        state = try TemporaryFolder("dossier-remote-state")
+    }
+
+    override func tearDown() {
+        if let app, app.isRunning {
+            app.terminate()
+            app.waitUntilExit()
+        }
+        app = nil
+        server?.stop()
+        server = nil
+    }
+
+    private var binary: String {
+        ProcessInfo.processInfo.environment["DOSSIER_BINARY"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.currentDirectoryPath + "/.build/debug/dossier"
+    }
+
+    private func launch() throws {
+        var environment = ["HOME": home.url.path]
+        for name in ["config", "data", "cache", "state"] {
+            let folder = state.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            environment["XDG_\(name.uppercased())_HOME"] = folder.path
+        }
+        app = try DesktopSession.launch([binary, home.url.path], environment: environment)
+        XCTAssertTrue(DesktopSession.waitForAccessible("Recently Deleted"), "the window opened with its sidebar")
+        // Under bare Xvfb no window manager gives the window the keyboard: xdotool does.
+        var window: String?
+        XCTAssertTrue(eventually { window = self.windowID(named: self.home.url.lastPathComponent); return window != nil })
+        if let window { DesktopSession.run(["/usr/bin/xdotool", "windowfocus", "--sync", window]) }
+    }
+
+    private func windowID(named name: String) -> String? {
+        DesktopSession.run(["/usr/bin/xdotool", "search", "--name", "^\(name)$"]).split(separator: "\n").first.map(String.init)
+    }
+
+    private func type(_ text: String) {
+        DesktopSession.run(["/usr/bin/xdotool", "type", "--delay", "30", text])
+    }
+
+    private func has(_ suffix: String) -> Bool {
+        DesktopSession.accessibleNames().contains { $0.hasSuffix(": " + suffix) }
+    }
+
+    /// Answers the server's prompts as a person would: "Log In Anyway" for an unknown host key
+    /// (Enter: it is the dialog's default), then the password (the focus is in its field).
+    private func answerPrompts(password: String, screenshotPrefix: String) {
+        var sawPassword = false
+        XCTAssertTrue(eventually {
+            let names = DesktopSession.accessibleNames()
+            if names.contains(where: { $0.hasSuffix(": Log In Anyway") }) {
+                DesktopSession.screenshot(screenshotPrefix + "-host-key")
+                DesktopSession.key("Return")
+                return false
+            }
+            sawPassword = names.contains { $0.hasSuffix(": Password") }
+            return sawPassword
+        }, "the password dialog came: \(DesktopSession.accessibleNames())")
+        DesktopSession.screenshot(screenshotPrefix + "-password")
+        type(password)
+        DesktopSession.key("Return")
+    }
+
+    func testConnectToServerWithTheKeyboardShowsTheServerAndTheSidebarUnmountsIt() throws {
+        let server = try RemoteServer.start(.sftp)
+        self.server = server
+        try server.folder.write("report.txt", "remote\n")
+        server.openToServer()
+        try launch()
+
+        DesktopSession.key("ctrl+k")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Server Address"), "Connect to Server opened")
+        XCTAssertTrue(has("Connect") && has("Cancel"))
+        DesktopSession.screenshot("remote-1-connect-dialog")
+        type(server.rootURI)
+        DesktopSession.key("Return")
+        answerPrompts(password: ServerAccount.password, screenshotPrefix: "remote-2")
+
+        XCTAssertTrue(eventually { server.isMounted }, "GVFS mounted the server")
+        XCTAssertTrue(eventually { !self.has("Server Address") }, "the dialog closed")
+        XCTAssertTrue(DesktopSession.waitForAccessible("report.txt"), "the remote folder is listed: \(DesktopSession.accessibleNames())")
+        var unmount: String?
+        XCTAssertTrue(eventually {
+            unmount = DesktopSession.accessibleNames().first { $0.contains(": Unmount “") }.map { String($0[$0.range(of: "Unmount")!.lowerBound...]) }
+            return unmount != nil
+        }, "the sidebar shows the server with an unmount button")
+        DesktopSession.screenshot("remote-3-mounted")
+
+        let recents = state.url.appendingPathComponent("data/dossier/recent-servers")
+        XCTAssertTrue(eventually { ((try? String(contentsOf: recents, encoding: .utf8)) ?? "").contains("127.0.0.1:\(server.port)") },
+                      "the server is remembered")
+
+        // Unmounted with the row's button (its accessible action, as a screen reader does).
+        XCTAssertTrue(DesktopSession.activate(try XCTUnwrap(unmount)))
+        XCTAssertTrue(eventually { !server.isMounted }, "the server is unmounted")
+        XCTAssertTrue(eventually { !self.has(try! XCTUnwrap(unmount)) }, "its row went")
+        XCTAssertTrue(eventually { self.windowID(named: self.home.url.lastPathComponent) != nil || self.windowID(named: "Home") != nil },
+                      "the window left the server")
+        XCTAssertTrue(app?.isRunning ?? false)
+    }
+
+    func testAnUnreachableServerShowsAPageWhoseRetryConnectsOnceItIsBackAndACancelledPasswordShowsOneToo() throws {
+        let server = try RemoteServer.start(.sftp)
+        self.server = server
+        try server.folder.write("report.txt", "remote\n")
+        server.openToServer()
+        server.kill()
+        try launch()
+
+        DesktopSession.key("ctrl+l")
+        XCTAssertTrue(eventually { self.has("Folder or Server Address") }, "the location entry")
+        DesktopSession.key("ctrl+a")
+        type(server.rootURI)
+        DesktopSession.key("Return")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Server Unreachable"), "the page says so: \(DesktopSession.accessibleNames())")
+        XCTAssertTrue(has("Retry"))
+        DesktopSession.screenshot("remote-4-unreachable")
+
+        // Back, then Retry: asked for the password; cancelled, a page says it is not connected.
+        try server.restart()
+        XCTAssertTrue(DesktopSession.activate("Retry"))
+        var asked = false
+        XCTAssertTrue(eventually {
+            let names = DesktopSession.accessibleNames()
+            if names.contains(where: { $0.hasSuffix(": Log In Anyway") }) {
+                DesktopSession.key("Return")
+                return false
+            }
+            asked = names.contains { $0.hasSuffix(": Password") }
+            return asked
+        }, "the password was asked")
+        DesktopSession.key("Escape")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Not Connected"), "cancelled: \(DesktopSession.accessibleNames())")
+        DesktopSession.screenshot("remote-5-not-connected")
+
+        XCTAssertTrue(DesktopSession.activate("Retry"))
+        answerPrompts(password: ServerAccount.password, screenshotPrefix: "remote-6")
+        XCTAssertTrue(eventually { server.isMounted }, "mounted on the second Retry")
+        XCTAssertTrue(DesktopSession.waitForAccessible("report.txt"), "and listed: \(DesktopSession.accessibleNames())")
+    }
+}
