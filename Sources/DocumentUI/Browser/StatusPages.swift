@@ -18,7 +18,8 @@ enum BrowserStatus: Equatable {
     var offersRetry: Bool {
         switch self {
         case .notConnected(let error): error.isRetryable
-        case .unavailable(.unmounted), .unavailable(.failed): true
+        case .unavailable(.unmounted), .unavailable(.failed), .unavailable(.notMounted), .unavailable(.unreachable),
+             .unavailable(.connectionLost): true
         default: false
         }
     }
