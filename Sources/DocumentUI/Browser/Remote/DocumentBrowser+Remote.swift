@@ -6,9 +6,14 @@ import GObjectSupport
 /// Servers in the browser: Ctrl+L takes a path or a server address, Connect to Server asks
 /// for one, Retry tries a location that failed again (its server mounted anew if need be).
 extension DocumentBrowser {
-    /// Lists the location again; a server that could not be mounted is tried again.
+    /// Reload (F5, Ctrl+R, a status page's Retry): lists the location again; a server that
+    /// could not be mounted, or whose mount went, is connected to again.
     func retry() {
-        show(location)
+        if case .folder(let url) = location, connector.state != .idle || ServerConnector.needsMount(url) {
+            show(location)
+        } else {
+            feed.reload()
+        }
     }
 
     /// Ctrl+L: the path bar becomes an entry with the current location, selected.
