@@ -157,6 +157,19 @@ static inline void dossier_alert_present(GtkWidget *dialog, GtkWidget *parent) {
 #endif
 }
 
+/* Closes the dialog without a response (the question it asked went away). Before 1.5 it is a
+   window: unfocused and hidden before it is destroyed, since GTK 4.8's password entry, focused
+   in a window being destroyed, answers a keyboard notification after its disposal. */
+static inline void dossier_alert_close(GtkWidget *dialog) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    adw_dialog_force_close(ADW_DIALOG(dialog));
+#else
+    gtk_window_set_focus(GTK_WINDOW(dialog), NULL);
+    gtk_widget_set_visible(dialog, FALSE);
+    gtk_window_destroy(GTK_WINDOW(dialog));
+#endif
+}
+
 /* Whether the focus is where keys mean text or belong to someone else: an editable (an
    entry's text), or a dialog shown inside the window (libadwaita 1.5+). A window's
    capture-phase key handler lets such keys through. */

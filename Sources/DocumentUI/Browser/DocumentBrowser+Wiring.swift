@@ -11,6 +11,9 @@ extension DocumentBrowser {
         feed.itemsDidChange = { [weak self] in self?.updateVisibleChild() }
         feed.warning = { [weak self] message in self?.toast(message) }
         path.navigate = { [weak self] url in self?.go(to: .folder(url)) }
+        path.typed = { [weak self] text in self?.openTypedLocation(text) }
+        path.returnFocus = { [weak self] in self?.focusItemsNow() }
+        connector.stateDidChange = { [weak self] in self?.updateVisibleChild() }
         list.sortChanged = { [weak self] sort in self?.chooseSort(sort) }
         grid.onActivate { [weak self] position in self?.activate(position) }
         list.onActivate { [weak self] position in self?.activate(position) }
@@ -87,6 +90,9 @@ extension DocumentBrowser {
         actionGroup.add("trash") { [weak self] in self.map { $0.moveToTrash($0.selectedURLs) } }
         actionGroup.add("copy-path") { [weak self] in self.map { $0.copyPaths($0.selectedURLs) } }
         actionGroup.add("reload") { [weak self] in self?.feed.reload() }
+        actionGroup.add("retry") { [weak self] in self?.retry() }
+        actionGroup.add("enter-location") { [weak self] in self?.enterLocation() }
+        actionGroup.add("connect-to-server") { [weak self] in self?.presentConnectToServer() }
         actionGroup.add("zoom-in") { [weak self] in self.map { $0.zoomLevel += 1 } }
         actionGroup.add("zoom-out") { [weak self] in self.map { $0.zoomLevel -= 1 } }
         actionGroup.add("zoom-reset") { [weak self] in self?.zoomLevel = BrowserZoom.defaultLevel }

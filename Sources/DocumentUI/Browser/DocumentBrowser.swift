@@ -43,6 +43,8 @@ public final class DocumentBrowser {
     let search = BrowserSearch()
     let status = StatusPage()
     let path = PathBar()
+    /// Mounts a remote location's server before it is listed.
+    let connector = ServerConnector()
     let controls: HeaderControls
     let trashActions: TrashActions
     let actionGroup = BrowserActions()
@@ -170,14 +172,26 @@ public final class DocumentBrowser {
         selectWhenShown([current])
     }
 
-    private func show(_ location: BrowserLocation) {
+    func show(_ location: BrowserLocation) {
         search.cancel()
         if search.isActive { search.isActive = false }
         model.filterText = ""
         feed.showExtras(nil)
         path.show(location)
         gtk_widget_set_visible(trashActions.bar, location == .trash ? 1 : 0)
-        feed.show(location, sort: sort, showsHidden: showsHidden)
+        connector.cancel()
+        if case .folder(let url) = location, ServerConnector.needsMount(url) {
+            // Listed once its server is mounted; the dialogs ask for a password meanwhile.
+            feed.hold(location, sort: sort, showsHidden: showsHidden)
+            connector.connect(url, parent: widget) { [weak self] in
+                guard let self, self.location == location else { return }
+                self.path.show(location)  // the mount's name now
+                self.feed.show(location, sort: self.sort, showsHidden: self.showsHidden)
+                self.locationDidChange?(location)
+            }
+        } else {
+            feed.show(location, sort: sort, showsHidden: showsHidden)
+        }
         showSort()
         gtk_selection_model_unselect_all(selection)
         scrollToTop()
@@ -328,7 +342,12 @@ public final class DocumentBrowser {
     /// The view shown now: the grid, the list, a status page or the loading spinner.
     func updateVisibleChild() {
         let name: String
-        if case .failed(let error) = feed.state {
+        if case .failed(_, let error) = connector.state {
+            status.show(.notConnected(error))
+            name = "status"
+        } else if case .connecting = connector.state {
+            name = "loading"
+        } else if case .failed(let error) = feed.state {
             status.show(.unavailable(error))
             name = "status"
         } else if model.count == 0, let empty = emptyStatus() {
@@ -343,11 +362,20 @@ public final class DocumentBrowser {
             gtk_stack_set_visible_child_name(OpaquePointer(stack), name)
         }
         gtk_spinner_set_spinning(cast(loadingSpinner), name == "loading" ? 1 : 0)
+        var connecting = false
+        if case .connecting = connector.state { connecting = true }
+        path.setBusy(isRemoteFolder && (connecting || connector.state == .idle && feed.state == .loading))
         actionGroup.setEnabled("empty-trash", location == .trash && model.count > 0)
     }
 
     private var isFolder: Bool {
         if case .folder = location { return true }
+        return false
+    }
+
+    /// A folder on a server (not a local path).
+    var isRemoteFolder: Bool {
+        if case .folder(let url) = location { return !url.isFileURL }
         return false
     }
 

@@ -63,6 +63,20 @@ final class LocationFeed {
         reload()
     }
 
+    /// Takes `location` without listing it yet (its server is being mounted): no items, loading.
+    func hold(_ location: BrowserLocation, sort: BrowserSort, showsHidden: Bool) {
+        prefersLocationOrder = true
+        self.location = location
+        self.sort = sort
+        self.showsHidden = showsHidden
+        stop()
+        generation += 1
+        folderItems = []
+        extraItems = []
+        state = .loading
+        model.replace(with: [])
+    }
+
     /// Changes the order (a folder's query re-sorts; other locations are sorted here).
     func setSort(_ sort: BrowserSort) {
         guard sort != self.sort else { return }

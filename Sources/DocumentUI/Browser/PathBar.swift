@@ -6,11 +6,19 @@ import GObjectSupport
 /// The location as a linked row of buttons, one per ancestor folder (Home, under the home
 /// folder, with its icon; otherwise the file system's root, or for a location that is not a
 /// local path its mount); a click goes there. Recents, a tag and the Trash show a title instead.
+///
+/// Ctrl+L turns it into an entry that takes a path or a server address (`enterLocation`);
+/// a spinner beside it shows while a server is connected to or a remote folder listed.
 @MainActor
 final class PathBar {
     let widget: Widget
     private let box: Widget
+    private let stack: Widget
+    let entry: Widget
+    private let spinner: Widget
     var navigate: ((URL) -> Void)?
+    /// Called with the text typed into the location entry (Enter).
+    var typed: ((String) -> Void)?
     /// The most ancestors shown before the current folder; the rest are behind "…".
     private let maximumButtons = 5
     private let home: String
@@ -19,8 +27,81 @@ final class PathBar {
         self.home = home
         box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         gtk_widget_add_css_class(box, "linked")
-        widget = box
-        setAccessibleName(widget, tr("Location"))
+        setAccessibleName(box, tr("Location"))
+        entry = gtk_entry_new()!
+        gtk_entry_set_placeholder_text(cast(entry), tr("Folder or server address (%s)", ServerAddress.schemesHint))
+        setAccessibleName(entry, tr("Folder or Server Address"))
+        gtk_widget_set_size_request(entry, 360, -1)
+        stack = gtk_stack_new()!
+        gtk_stack_set_hhomogeneous(OpaquePointer(stack), 0)
+        gtk_stack_set_interpolate_size(OpaquePointer(stack), 1)
+        gtk_stack_add_named(OpaquePointer(stack), box, "buttons")
+        gtk_stack_add_named(OpaquePointer(stack), entry, "entry")
+        spinner = gtk_spinner_new()!
+        setAccessibleName(spinner, tr("Loading"))
+        gtk_widget_set_visible(spinner, 0)
+        widget = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [stack, spinner])
+        installEntry()
+    }
+
+    /// Shows the spinner (and spins it) while `busy`; hidden, it costs no frames.
+    func setBusy(_ busy: Bool) {
+        gtk_widget_set_visible(spinner, busy ? 1 : 0)
+        gtk_spinner_set_spinning(cast(spinner), busy ? 1 : 0)
+    }
+
+    var isBusy: Bool { gtk_spinner_get_spinning(cast(spinner)) != 0 }
+
+    // MARK: The location entry
+
+    /// Shows the entry with `text` selected and the keyboard in it.
+    func enterLocation(_ text: String) {
+        gtk_editable_set_text(OpaquePointer(entry), text)
+        gtk_stack_set_visible_child_name(OpaquePointer(stack), "entry")
+        gtk_widget_grab_focus(entry)
+        gtk_editable_select_region(OpaquePointer(entry), 0, -1)
+    }
+
+    var isEnteringLocation: Bool { borrowString(gtk_stack_get_visible_child_name(OpaquePointer(stack))) == "entry" }
+
+    /// Called when the entry goes while it has the keyboard: the browser puts it on the items.
+    var returnFocus: (() -> Void)?
+
+    /// Back to the buttons. The focus leaves the entry first: GTK 4.8 warns when a focused
+    /// text field is hidden.
+    func endEntering() {
+        guard isEnteringLocation else { return }
+        if entryHasFocus {
+            returnFocus?()
+            if entryHasFocus, let root = gtk_widget_get_root(entry) { gtk_root_set_focus(root, nil) }
+        }
+        gtk_stack_set_visible_child_name(OpaquePointer(stack), "buttons")
+    }
+
+    private var entryHasFocus: Bool {
+        guard let root = gtk_widget_get_root(entry), let focus = gtk_root_get_focus(root) else { return false }
+        return focus == entry || gtk_widget_is_ancestor(focus, entry) != 0
+    }
+
+    private func installEntry() {
+        connectSignal(raw(entry), "activate") { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let text = borrowString(gtk_editable_get_text(OpaquePointer(self.entry))) ?? ""
+                self.endEntering()
+                self.typed?(text)
+            }
+        }
+        let keys = gtk_event_controller_key_new()!
+        connectKeyPressed(raw(keys)) { [weak self] key, _ in
+            guard Int32(key) == GDK_KEY_Escape else { return false }
+            MainActor.assumeIsolated { self?.endEntering() }
+            return true
+        }
+        gtk_widget_add_controller(entry, keys)
+        let focus = gtk_event_controller_focus_new()!
+        connectSignal(raw(focus), "leave") { [weak self] in MainActor.assumeIsolated { self?.endEntering() } }
+        gtk_widget_add_controller(entry, focus)
     }
 
     /// Shows `location`.

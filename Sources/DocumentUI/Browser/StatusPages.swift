@@ -11,6 +11,18 @@ enum BrowserStatus: Equatable {
     case emptyTrash
     case noRecents
     case noTaggedFiles(String)
+    /// A server could not be mounted (unreachable, password refused or not given…).
+    case notConnected(ServerConnectionError)
+
+    /// Whether the page offers Retry: a server's problems may pass.
+    var offersRetry: Bool {
+        switch self {
+        case .notConnected(let error): error.isRetryable
+        case .unavailable(.unmounted), .unavailable(.failed), .unavailable(.notMounted), .unavailable(.unreachable),
+             .unavailable(.connectionLost): true
+        default: false
+        }
+    }
 
     var iconName: String {
         switch self {
@@ -26,6 +38,8 @@ enum BrowserStatus: Equatable {
         case .emptyTrash: "user-trash-symbolic"
         case .noRecents: "document-open-recent-symbolic"
         case .noTaggedFiles: "tag-symbolic"
+        case .notConnected(.wrongPassword), .notConnected(.authenticationCancelled): "dialog-password-symbolic"
+        case .notConnected: "network-offline-symbolic"
         }
     }
 
@@ -46,6 +60,11 @@ enum BrowserStatus: Equatable {
         case .emptyTrash: tr("Trash Is Empty")
         case .noRecents: tr("No Recent Files")
         case .noTaggedFiles: tr("No Tagged Files")
+        case .notConnected(.hostUnreachable): tr("Server Unreachable")
+        case .notConnected(.wrongPassword): tr("Password Not Accepted")
+        case .notConnected(.authenticationCancelled): tr("Not Connected")
+        case .notConnected(.unsupportedScheme): tr("Protocol Not Available")
+        case .notConnected: tr("Could Not Connect")
         }
     }
 
@@ -57,19 +76,29 @@ enum BrowserStatus: Equatable {
         case .emptyTrash: tr("Files you move to the Trash are kept here until you empty it.")
         case .noRecents: tr("Documents you open will show up here.")
         case .noTaggedFiles(let name): tr("No file in your home folder has the tag “%s”.", name)
+        case .notConnected(let error): error.description
         }
     }
 }
 
-/// An AdwStatusPage that shows one `BrowserStatus` at a time.
+/// An AdwStatusPage that shows one `BrowserStatus` at a time, with a Retry button where the
+/// problem may pass (it activates `browser.retry`).
 @MainActor
 final class StatusPage {
     let widget: Widget
+    let retryButton: Widget
     private(set) var status: BrowserStatus?
 
     init() {
         widget = dossier_status_page_new()
         gtk_widget_set_vexpand(widget, 1)
+        retryButton = gtk_button_new_with_mnemonic(tr("_Retry"))
+        for style in ["pill", "suggested-action"] { gtk_widget_add_css_class(retryButton, style) }
+        gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
+        gtk_actionable_set_action_name(cast(retryButton), "browser.retry")
+        setAccessibleName(retryButton, tr("Retry"))
+        adw_status_page_set_child(OpaquePointer(widget), retryButton)
+        gtk_widget_set_visible(retryButton, 0)
     }
 
     func show(_ status: BrowserStatus) {
@@ -78,5 +107,6 @@ final class StatusPage {
         adw_status_page_set_title(OpaquePointer(widget), status.title)
         adw_status_page_set_description(OpaquePointer(widget), status.details)
         setAccessibleName(widget, status.title)
+        gtk_widget_set_visible(retryButton, status.offersRetry ? 1 : 0)
     }
 }

@@ -124,6 +124,11 @@ final class BrowserWindow {
         }
         sidebar.openInNewWindow = { [weak self] location in self?.openWindow?(location) }
         sidebar.errorHandler = { [weak self] message in self?.showToast(title: message) }
+        sidebar.connectToServer = { [weak self] in
+            guard let self else { return }
+            self.browser.presentConnectToServer()
+            if adw_flap_get_folded(self.flap) != 0 { adw_flap_set_reveal_flap(self.flap, 0) }
+        }
         // Like Files: a window showing a volume that is unmounted or ejected goes Home.
         sidebar.shownVolumeRemoved = { [weak self] location in
             guard let self, self.browser.location == location else { return }

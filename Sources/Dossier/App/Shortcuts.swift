@@ -38,6 +38,9 @@ enum Shortcuts {
                 Shortcut(title: tr("Forward"), action: "browser.forward", accelerators: ["<Alt>Right"]),
                 Shortcut(title: tr("Enclosing folder"), action: "browser.up", accelerators: ["<Alt>Up"]),
                 Shortcut(title: tr("Search"), action: "browser.search", accelerators: ["<Control>f"]),
+                Shortcut(title: tr("Type a location or server address"), action: "browser.enter-location", accelerators: ["<Control>l"]),
+                Shortcut(title: tr("Connect to a server"), action: "browser.connect-to-server", accelerators: ["<Control>k"]),
+                Shortcut(title: tr("Reload (connect to the server again)"), action: "browser.retry", accelerators: ["F5", "<Control>r"]),
             ]),
             Group(title: tr("View"), shortcuts: [
                 Shortcut(title: tr("Grid view"), action: "browser.view-mode::grid", accelerators: ["<Control>1"]),

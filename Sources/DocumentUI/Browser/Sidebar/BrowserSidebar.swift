@@ -22,6 +22,8 @@ public final class BrowserSidebar {
     public var openInNewWindow: ((BrowserLocation) -> Void)? {
         didSet { menuActions.setEnabled("open-in-new-window", openInNewWindow != nil) }
     }
+    /// Called by the Connect to Server row.
+    public var connectToServer: (() -> Void)?
     /// Called with a message to show (a toast) when something the user asked for failed.
     public var errorHandler: ((String) -> Void)?
     /// Called when a mount that held `location` (the last highlighted one) went away, so the
@@ -53,7 +55,12 @@ public final class BrowserSidebar {
 
         connectSignal(raw(listBox), "row-activated") { [weak self] (row: UnsafeMutableRawPointer?) in
             guard let self, let row, let item = self.item(for: row) else { return }
-            self.locationSelected?(item.location)
+            if item.connectsToServer {
+                self.connectToServer?()
+                if let highlighted = self.highlighted { self.highlight(highlighted) }
+            } else {
+                self.locationSelected?(item.location)
+            }
         }
         setHeaderFunction()
         installMenu()
@@ -96,7 +103,7 @@ public final class BrowserSidebar {
     // MARK: Rows
 
     private var items: [SidebarItem] {
-        sources.places + sources.volumes.items + sources.favoriteItems.map(SidebarItem.favorite)
+        sources.places + sources.volumes.items + [SidebarItem.connectToServer] + sources.favoriteItems.map(SidebarItem.favorite)
             + sources.tags.map(SidebarItem.tag) + [SidebarItem.trash(isFull: sources.trashIsFull)]
     }
 
@@ -126,8 +133,7 @@ public final class BrowserSidebar {
     /// Ejects or unmounts a volume row's mount.
     func remove(_ item: SidebarItem) {
         guard let mount = item.mount else { return }
-        let parent = gtk_widget_get_root(widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
-        SidebarVolumes.remove(mount, parent: parent) { [weak self] message in
+        SidebarVolumes.remove(mount, parent: widget) { [weak self] message in
             if let message { self?.errorHandler?(message) }
         }
     }

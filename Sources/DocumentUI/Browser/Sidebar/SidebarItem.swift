@@ -29,6 +29,8 @@ struct SidebarItem {
     var favorite: Favorite?
     /// A short explanation (the folder's path), shown as the tooltip.
     var tooltip: String?
+    /// The row opens Connect to Server instead of going to `location` (which no window shows).
+    var connectsToServer = false
 }
 
 extension SidebarItem {
@@ -61,6 +63,15 @@ extension SidebarItem {
                            icon: .named(favorite.path == nil ? "folder-remote-symbolic" : "folder-symbolic"),
                            location: location, favorite: favorite,
                            tooltip: favorite.path.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? favorite.uri)
+    }
+
+    /// Connect to Server…, after the mounted volumes.
+    static var connectToServer: SidebarItem {
+        var item = SidebarItem(section: .volumes, title: tr("Connect to Server"), icon: .named("network-server-symbolic"),
+                               location: .folder(URL(string: "dossier-connect-to-server:")!),
+                               tooltip: tr("Browse files on a server: %s", ServerAddress.schemesHint))
+        item.connectsToServer = true
+        return item
     }
 
     /// A tag in use.

@@ -65,7 +65,8 @@ extension BrowserSidebar {
     }
 
     private func showMenu(atListX x: Double, y: Double) {
-        guard let row = gtk_list_box_get_row_at_y(cast(listBox), Int32(y)), let item = item(for: raw(row)) else { return }
+        guard let row = gtk_list_box_get_row_at_y(cast(listBox), Int32(y)), let item = item(for: raw(row)),
+              !item.connectsToServer else { return }
         menuItem = item
         let menu = g_menu_new()!
         defer { g_object_unref(raw(menu)) }

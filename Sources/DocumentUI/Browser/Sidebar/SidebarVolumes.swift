@@ -79,53 +79,19 @@ final class SidebarVolumes {
         case eject, unmount
     }
 
-    /// Ejects or unmounts `mount`, asking through a dialog on `parent` when GIO needs the user
-    /// (a password, a busy file); `completion` gets a message to show when it failed.
-    static func remove(_ mount: ObjectReference, parent: UnsafeMutablePointer<GtkWindow>?,
-                       completion: @escaping (String?) -> Void) {
-        guard let removal = removal(of: mount) else { return }
-        let operation = gtk_mount_operation_new(parent)
-        let name = takeString(g_mount_get_name(OpaquePointer(mount.pointer))) ?? ""
-        let box = Unmanaged.passRetained(RemovalBox(mount: mount, removal: removal, name: name, completion: completion)).toOpaque()
-        let finished: GAsyncReadyCallback = { source, result, data in
-            let box = Unmanaged<RemovalBox>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let done = box.removal == .eject
-                ? g_mount_eject_with_operation_finish(OpaquePointer(source), result, &error)
-                : g_mount_unmount_with_operation_finish(OpaquePointer(source), result, &error)
-            var message: String?
-            if done == 0, let error {
-                // The user cancelling a password dialog is no failure to report.
-                if !(error.pointee.domain == g_io_error_quark() && error.pointee.code == G_IO_ERROR_FAILED_HANDLED.rawValue) {
-                    let reason = String(cString: error.pointee.message)
-                    message = box.removal == .eject ? tr("“%s” could not be ejected: %s", box.name, reason)
-                        : tr("“%s” could not be unmounted: %s", box.name, reason)
-                }
-                g_error_free(error)
+    /// Ejects or unmounts `mount`, asking through a dialog over `parent`'s window when GIO
+    /// needs the user (files still open); `completion` gets a message to show when it failed.
+    static func remove(_ mount: ObjectReference, parent: Widget, completion: @escaping (String?) -> Void) {
+        guard removal(of: mount) != nil else { return }
+        let dialogs = MountDialogs(parent: parent)
+        Task { @MainActor in
+            do throws(MountRemovalError) {
+                try await ServerConnection.remove(mount, prompt: dialogs)
+                completion(nil)
+            } catch {
+                // Keeping it (a question answered "no") is no failure to report.
+                completion(error == .cancelled ? nil : error.description)
             }
-            let completion = box.completion
-            MainActor.assumeIsolated { completion(message) }
         }
-        if removal == .eject {
-            g_mount_eject_with_operation(OpaquePointer(mount.pointer), GMountUnmountFlags(rawValue: 0), operation, nil, finished, box)
-        } else {
-            g_mount_unmount_with_operation(OpaquePointer(mount.pointer), GMountUnmountFlags(rawValue: 0), operation, nil, finished, box)
-        }
-        if let operation { g_object_unref(raw(operation)) }
-    }
-}
-
-/// What an eject or unmount in flight needs when it finishes.
-private final class RemovalBox {
-    let mount: ObjectReference
-    let removal: SidebarVolumes.Removal
-    let name: String
-    let completion: (String?) -> Void
-
-    init(mount: ObjectReference, removal: SidebarVolumes.Removal, name: String, completion: @escaping (String?) -> Void) {
-        self.mount = mount
-        self.removal = removal
-        self.name = name
-        self.completion = completion
     }
 }

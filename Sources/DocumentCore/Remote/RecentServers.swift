@@ -1,0 +1,70 @@
+import Foundation
+
+/// The servers connected to lately, newest first and at most `limit`: one address a line in
+/// `recent-servers` in Dossier's data folder, written whole to a temporary file and renamed.
+/// Never a password (a `ServerAddress` has none). Small local file I/O: call it off the main
+/// thread.
+public struct RecentServers: Sendable {
+    public let file: URL
+    public let limit: Int
+
+    public init(directories: UserDirectories = UserDirectories(), limit: Int = 10) {
+        file = directories.dossierData.appendingPathComponent("recent-servers")
+        self.limit = limit
+    }
+
+    /// The remembered servers, newest first; lines that are not addresses are skipped, and a
+    /// missing file is an empty list.
+    public func items() -> [ServerAddress] {
+        guard let data = try? Data(contentsOf: file), data.count <= 256 * 1024 else { return [] }
+        var seen = Set<String>()
+        var list: [ServerAddress] = []
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            guard let address = try? ServerAddress(parsing: String(line)), seen.insert(address.uri).inserted else { continue }
+            list.append(address)
+            if list.count == limit { break }
+        }
+        return list
+    }
+
+    /// Puts `address` first (once), dropping the oldest past `limit`.
+    public func add(_ address: ServerAddress) throws(RecentServersError) {
+        try write([address] + items().filter { $0.uri != address.uri })
+    }
+
+    /// Forgets `address`.
+    public func remove(_ address: ServerAddress) throws(RecentServersError) {
+        try write(items().filter { $0.uri != address.uri })
+    }
+
+    private func write(_ list: [ServerAddress]) throws(RecentServersError) {
+        let text = list.prefix(limit).map { $0.uri + "\n" }.joined()
+        let folder = file.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".recent-servers-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: temporary)
+            if rename(temporary.path, file.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                throw RecentServersError.notSaved(file.path, reason)
+            }
+        } catch let error as RecentServersError {
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .notSaved(file.path, error.localizedDescription)
+        }
+    }
+}
+
+/// Why the list of recent servers could not be saved.
+public enum RecentServersError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notSaved(String, String)
+
+    public var description: String {
+        switch self {
+        case .notSaved(let path, let reason): tr("The recent servers could not be saved in “%s”: %s", path, reason)
+        }
+    }
+}

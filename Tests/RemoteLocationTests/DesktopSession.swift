@@ -1,0 +1,1 @@
+../DossierTests/DesktopSession.swift
