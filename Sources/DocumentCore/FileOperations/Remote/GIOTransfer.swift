@@ -70,8 +70,9 @@ final class GIOTransfer {
         } else if info.isCopyable {
             if measures { progress?.totalUnitCount += info.size + 1 }
             let start = unitsBefore
-            try source.copyFile(to: destination, calls, kind) { [progress] bytes in
+            try source.copyFile(to: destination, calls, kind) { [progress, calls] bytes in
                 progress?.completedUnitCount = start + min(bytes, info.size)
+                _ = calls.isCancelled  // passes a cancelled Progress on to GIO's copy at once
             }
             advance(by: info.size + 1)
         } else {
