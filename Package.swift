@@ -54,7 +54,7 @@ let package = Package(
         ),
         // The decoder worker: untrusted files decoded in a confined process of their own.
         .executableTarget(name: "DossierDecoder", dependencies: ["DocumentCore"]),
-        .target(name: "DossierFixtures", path: "Sources/DossierFixtures"),
+        .target(name: "DossierFixtures", dependencies: ["CGLib"], path: "Sources/DossierFixtures"),
         // A second process for the coordination tests (not installed).
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
         // The fixtures written to folders, for `make soak` (not installed).
@@ -74,6 +74,9 @@ let package = Package(
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
         .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging", "CPoppler"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
+        // Remote locations against real servers on 127.0.0.1 (sshd, smbd, Apache with mod_dav)
+        // mounted through the session's GVFS: `make test` runs them, not make test-distros.
+        .testTarget(name: "RemoteLocationTests", dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,6 +35,10 @@ packages=(
   file ffmpeg fonts-dejavu-core zip poppler-utils
   # tags: getfattr/setfattr read and write user.xdg.tags as other programs do
   attr
+  # remote locations (RemoteLocationTests): GVFS's sftp, smb and dav backends, and the real
+  # servers the tests start on 127.0.0.1 with their own configurations (DossierFixtures'
+  # RemoteServer), never the system services these packages install
+  gvfs-backends openssh-client openssh-server samba samba-common-bin apache2 apache2-utils passwd
   # make test-distros: the chroots of Debian 12, 13 and testing
   mmdebstrap
   # make test-stress: the suite with every core kept busy
