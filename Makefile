@@ -60,10 +60,15 @@ TEST_RUNNER ?= $(SWIFT) test -c $(CONFIG) --skip-build --scratch-path $(BUILD) -
 
 # The tests' session: fresh private XDG folders, then a command under its own X display and D-Bus
 # session bus (`$(TEST_SESSION) COMMAND`).
-FRESH_TEST_HOME = rm -rf $(TEST_HOME) && mkdir -p $(TEST_HOME)/config $(TEST_HOME)/data $(TEST_HOME)/cache $(TEST_HOME)/runtime \
-                  && chmod 700 $(TEST_HOME)/runtime
+# The runtime folder is short and in /tmp, one per test home: GVFS's sftp backend puts ssh's
+# control socket at $$XDG_RUNTIME_DIR/gvfsd-sftp/<40 hex digits>.<16 more>, and a socket path
+# has 107 bytes at most (a runtime folder of 39 bytes made every sftp mount fail with
+# "Connection failed").
+TEST_RUNTIME = /tmp/dossier-run-$(shell printf %s '$(abspath $(TEST_HOME))' | md5sum | cut -c1-12)
+FRESH_TEST_HOME = rm -rf $(TEST_HOME) $(TEST_RUNTIME) && mkdir -p $(TEST_HOME)/config $(TEST_HOME)/data $(TEST_HOME)/cache \
+                  $(TEST_RUNTIME) && chmod 700 $(TEST_RUNTIME)
 TEST_SESSION = $(RUN_ENV) XDG_CONFIG_HOME=$(TEST_HOME)/config XDG_DATA_HOME=$(TEST_HOME)/data \
-	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_HOME)/runtime \
+	  XDG_CACHE_HOME=$(TEST_HOME)/cache XDG_RUNTIME_DIR=$(TEST_RUNTIME) \
 	  GDK_BACKEND=x11 GSK_RENDERER=cairo NO_AT_BRIDGE=1 DOSSIER_BINARY=$(BIN) \
 	  DOSSIER_SCREENSHOTS=$(SCREENSHOTS) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
