@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
         // Remote locations against real servers on 127.0.0.1 (sshd, smbd, Apache with mod_dav)
         // mounted through the session's GVFS: `make test` runs them, not make test-distros.
-        .testTarget(name: "RemoteLocationTests", dependencies: ["DocumentCore", "DossierFixtures", "GObjectSupport", "CGLib"]),
+        .testTarget(name: "RemoteLocationTests", dependencies: ["DocumentCore", "DocumentUI", "DossierFixtures", "GObjectSupport", "CGLib"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,56 +2,48 @@ import CGLib
 import Foundation
 import GObjectSupport
 
-/// Runs GIO's asynchronous file calls from a worker thread, one at a time, and waits for each.
+/// Runs GIO's asynchronous file calls for a worker thread, one at a time, and waits for each.
 ///
-/// Each call starts with a main context of its own pushed as the thread's default, so its
-/// completion and progress callbacks run on this thread while it waits, never on the GUI's
-/// main loop (which may not even run: the CLI, the tests). The calls share one GCancellable,
-/// cancelled as soon as the `Progress` is: a call to a server that stopped answering ends
-/// with `G_IO_ERROR_CANCELLED` instead of holding the operation.
+/// Every call starts on one thread of its own (`GIOLoop`), whose main context stays for the
+/// life of the process: GVFS's client keeps state from a call's context for later ones (a
+/// cancelled upload left the next call on a fresh context waiting forever), and callbacks
+/// never touch the GUI's main loop, which may not even run (the CLI, the tests). The worker
+/// waits on a semaphore; it looks at its `Progress` a few times a second meanwhile and
+/// cancels the calls' shared GCancellable once that is cancelled, so a call to a server that
+/// stopped answering ends with `G_IO_ERROR_CANCELLED` instead of holding the operation.
 final class GIOCalls {
     let cancellable: UnsafeMutablePointer<GCancellable>
-    private let context: OpaquePointer
     private let progress: Progress?
 
     init(progress: Progress?) {
         self.progress = progress
         cancellable = g_cancellable_new()
-        context = g_main_context_new()
     }
 
-    deinit {
-        g_object_unref(cancellable)
-        g_main_context_unref(context)
-    }
+    deinit { g_object_unref(cancellable) }
 
+    /// Whether the calls are cancelled; passes a cancelled `Progress` on to GIO first.
     var isCancelled: Bool {
         if progress?.isCancelled == true { g_cancellable_cancel(cancellable) }
         return g_cancellable_is_cancelled(cancellable) != 0
     }
 
-    /// Starts one asynchronous call with `start` (given the callback and its data to pass on),
-    /// runs this thread's context until it completes, then returns what `finish` makes of it.
+    /// Starts one asynchronous call with `start` (given the callback and its data to pass on)
+    /// on the GIO thread, waits until it completes, then returns what `finish` makes of it.
     /// - Throws: the GError `finish` reported.
     func call<T>(
-        _ start: (GAsyncReadyCallback, gpointer) -> Void,
+        _ start: @escaping (GAsyncReadyCallback, gpointer) -> Void,
         finish: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
     ) throws(GLibError) -> T {
         let completion = Completion()
-        g_main_context_push_thread_default(context)
-        // The Progress has no callback of its own here: look at it a few times a second.
-        let watch = Unmanaged.passRetained(CancelWatch(self))
-        let source = g_timeout_source_new(100)!
-        g_source_set_callback(source, { data in
-            Unmanaged<CancelWatch>.fromOpaque(data!).takeUnretainedValue().check() ? 1 : 0
-        }, watch.toOpaque(), { data in Unmanaged<CancelWatch>.fromOpaque(data!).release() })
-        g_source_attach(source, context)
-        start(completed, Unmanaged.passRetained(completion).toOpaque())
-        while completion.result == nil { g_main_context_iteration(context, 1) }
-        g_source_destroy(source)
-        g_source_unref(source)
-        g_main_context_pop_thread_default(context)
-        let result = completion.result!
+        let data = Unmanaged.passRetained(completion).toOpaque()
+        GIOLoop.shared.perform(UncheckedSendable { start(completed, data) })
+        while completion.done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            _ = isCancelled
+        }
+        guard let result = completion.result else {
+            throw GLibError(domain: "dossier", code: 0, message: tr("the operation ended without a result"))
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(result)) }
         var error: UnsafeMutablePointer<GError>?
         let value = finish(result, &error)
@@ -60,23 +52,83 @@ final class GIOCalls {
     }
 
     /// `call` for a function that reports progress through a `GFileProgressCallback`:
-    /// `report` gets the bytes done and the total, on this thread.
+    /// `report` gets the bytes done and the total, on the GIO thread.
     func call<T>(
         reporting report: @escaping (Int64, Int64) -> Void,
-        _ start: (GFileProgressCallback, gpointer, GAsyncReadyCallback, gpointer) -> Void,
+        _ start: @escaping (GFileProgressCallback, gpointer, GAsyncReadyCallback, gpointer) -> Void,
         finish: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
     ) throws(GLibError) -> T {
         let box = ProgressBox(report)
+        let progressData = Unmanaged.passUnretained(box).toOpaque()
         return try withExtendedLifetime(box) { () throws(GLibError) -> T in
-            try call({ callback, data in
-                start(progressed, Unmanaged.passUnretained(box).toOpaque(), callback, data)
-            }, finish: finish)
+            try call({ callback, data in start(progressed, progressData, callback, data) }, finish: finish)
         }
     }
 }
 
+/// The thread GIO's asynchronous file calls start on, running its own main loop for the life
+/// of the process (started on first use).
+///
+/// GVFS's client also finishes some of its work on GLib's global default context (after an
+/// upload to sftp, the next call on a mount waited forever for it in a process that did not
+/// run that context: reproduced with PyGObject too). The app's main loop runs it; where no
+/// one does (the CLI, the DocumentCore and remote-location tests), this thread runs what is
+/// ready there every 20 ms, but only when it can take the context, which it never can while a
+/// main loop owns it.
+final class GIOLoop: Sendable {
+    static let shared = GIOLoop()
+
+    /// The loop's context (thread-safe to invoke on; owned by the loop's thread).
+    private let context = UncheckedSendable(g_main_context_new()!)
+
+    private init() {
+        let context = self.context
+        let thread = Thread {
+            g_main_context_push_thread_default(context.value)
+            let source = g_timeout_source_new(20)!
+            g_source_set_callback(source, { _ in
+                let global = g_main_context_default()
+                if g_main_context_acquire(global) != 0 {
+                    var rounds = 0
+                    while rounds < 50, g_main_context_iteration(global, 0) != 0 { rounds += 1 }
+                    g_main_context_release(global)
+                }
+                return 1
+            }, nil, nil)
+            g_source_attach(source, context.value)
+            let loop = g_main_loop_new(context.value, 0)
+            g_main_loop_run(loop)
+        }
+        thread.name = "dossier-gio"
+        thread.start()
+    }
+
+    /// Runs `work` on the loop's thread, soon.
+    func perform(_ work: UncheckedSendable<() -> Void>) {
+        let box = Unmanaged.passRetained(WorkBox(work.value)).toOpaque()
+        g_main_context_invoke_full(context.value, G_PRIORITY_DEFAULT, { data in
+            Unmanaged<WorkBox>.fromOpaque(data!).takeUnretainedValue().work()
+            return 0
+        }, box, { data in Unmanaged<WorkBox>.fromOpaque(data!).release() })
+    }
+}
+
+/// A value handed to the GIO thread and back: GLib objects and callbacks that are safe there
+/// (each is touched by one thread at a time: started on the loop, finished by the waiter).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+private final class WorkBox {
+    let work: () -> Void
+    init(_ work: @escaping () -> Void) { self.work = work }
+}
+
+/// One call's outcome: set on the GIO thread, read by the waiter after `done`.
 private final class Completion {
     var result: OpaquePointer?
+    let done = DispatchSemaphore(value: 0)
 }
 
 private final class ProgressBox {
@@ -84,22 +136,11 @@ private final class ProgressBox {
     init(_ report: @escaping (Int64, Int64) -> Void) { self.report = report }
 }
 
-/// Cancels the calls' GCancellable once their Progress is cancelled.
-private final class CancelWatch {
-    weak var calls: GIOCalls?
-    init(_ calls: GIOCalls) { self.calls = calls }
-
-    /// True while there is something left to watch.
-    func check() -> Bool {
-        guard let calls else { return false }
-        return !calls.isCancelled
-    }
-}
-
 private let completed: GAsyncReadyCallback = { _, result, data in
     let completion = Unmanaged<Completion>.fromOpaque(data!).takeRetainedValue()
     g_object_ref(UnsafeMutableRawPointer(result))
     completion.result = result
+    completion.done.signal()
 }
 
 private let progressed: GFileProgressCallback = { current, total, data in

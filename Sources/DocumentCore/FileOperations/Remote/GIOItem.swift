@@ -40,7 +40,7 @@ final class GIOItem {
     /// The item's type and size (links not followed); nil when nothing is there.
     func info(_ calls: GIOCalls, _ kind: FileOperationKind) throws(FileOperationError) -> Info? {
         do {
-            let info = try calls.call({ callback, data in
+            let info = try calls.call({ [file] callback, data in
                 g_file_query_info_async(file, "standard::type,standard::size", nofollow, G_PRIORITY_DEFAULT,
                                         calls.cancellable, callback, data)
             }, finish: { result, error in g_file_query_info_finish(file, result, error) })
@@ -56,7 +56,7 @@ final class GIOItem {
     /// The names of the items in this folder, in batches as GIO lists them.
     func childNames(_ calls: GIOCalls, _ kind: FileOperationKind) throws(FileOperationError) -> [(String, Bool)] {
         do {
-            let enumerator = try calls.call({ callback, data in
+            let enumerator = try calls.call({ [file] callback, data in
                 g_file_enumerate_children_async(file, "standard::name,standard::type", nofollow, G_PRIORITY_DEFAULT,
                                                 calls.cancellable, callback, data)
             }, finish: { result, error in g_file_enumerate_children_finish(file, result, error) })
@@ -89,7 +89,7 @@ final class GIOItem {
 
     func makeDirectory(_ calls: GIOCalls, _ kind: FileOperationKind) throws(FileOperationError) {
         do {
-            _ = try calls.call({ callback, data in
+            _ = try calls.call({ [file] callback, data in
                 g_file_make_directory_async(file, G_PRIORITY_DEFAULT, calls.cancellable, callback, data)
             }, finish: { result, error in g_file_make_directory_finish(file, result, error) })
         } catch {
@@ -100,7 +100,7 @@ final class GIOItem {
     /// Deletes this item (a folder only when empty).
     func delete(_ calls: GIOCalls, _ kind: FileOperationKind) throws(FileOperationError) {
         do {
-            _ = try calls.call({ callback, data in
+            _ = try calls.call({ [file] callback, data in
                 g_file_delete_async(file, G_PRIORITY_DEFAULT, calls.cancellable, callback, data)
             }, finish: { result, error in g_file_delete_finish(file, result, error) })
         } catch {
@@ -112,7 +112,7 @@ final class GIOItem {
     /// - Throws: `.trashNotSupported` when the location has none (most servers).
     func trash(_ calls: GIOCalls) throws(FileOperationError) {
         do {
-            _ = try calls.call({ callback, data in
+            _ = try calls.call({ [file] callback, data in
                 g_file_trash_async(file, G_PRIORITY_DEFAULT, calls.cancellable, callback, data)
             }, finish: { result, error in g_file_trash_finish(file, result, error) })
         } catch {
@@ -124,7 +124,7 @@ final class GIOItem {
     /// Gives the item a new name in its folder, and returns the renamed item's URI.
     func setName(_ newName: String, _ calls: GIOCalls) throws(FileOperationError) -> String? {
         do {
-            let renamed = try calls.call({ callback, data in
+            let renamed = try calls.call({ [file] callback, data in
                 g_file_set_display_name_async(file, newName, G_PRIORITY_DEFAULT, calls.cancellable, callback, data)
             }, finish: { result, error in g_file_set_display_name_finish(file, result, error) })
             defer { unref(renamed) }
@@ -143,7 +143,7 @@ final class GIOItem {
     func move(to destination: GIOItem, renameOnly: Bool, _ calls: GIOCalls, _ kind: FileOperationKind) throws(GLibError) {
         let flags = GFileCopyFlags(rawValue: DOSSIER_G_FILE_COPY_NOFOLLOW_SYMLINKS
             | (renameOnly ? DOSSIER_G_FILE_COPY_NO_FALLBACK_FOR_MOVE : 0))
-        _ = try calls.call({ callback, data in
+        _ = try calls.call({ [file] callback, data in
             g_file_move_async(file, destination.file, flags, G_PRIORITY_DEFAULT, calls.cancellable, nil, nil, callback, data)
         }, finish: { result, error in g_file_move_finish(file, result, error) })
     }
@@ -154,7 +154,7 @@ final class GIOItem {
                   report: @escaping (Int64) -> Void) throws(FileOperationError) {
         let flags = GFileCopyFlags(rawValue: DOSSIER_G_FILE_COPY_NOFOLLOW_SYMLINKS | DOSSIER_G_FILE_COPY_ALL_METADATA)
         do {
-            _ = try calls.call(reporting: { current, _ in report(current) }, { progressed, progressData, callback, data in
+            _ = try calls.call(reporting: { current, _ in report(current) }, { [file] progressed, progressData, callback, data in
                 g_file_copy_async(file, destination.file, flags, G_PRIORITY_DEFAULT, calls.cancellable,
                                   progressed, progressData, callback, data)
             }, finish: { result, error in g_file_copy_finish(file, result, error) })
