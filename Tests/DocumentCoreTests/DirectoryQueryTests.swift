@@ -186,10 +186,16 @@ final class DirectoryQueryTests: XCTestCase {
         }
     }
 
-    func testRemoteLocationsAreAClearError() throws {
+    func testUnmountedRemoteLocationIsAClearError() throws {
+        // Listed through GIO: with GVFS in the session, "not mounted"; without it (a chroot of
+        // make test-distros), GIO's own "not supported". Either way an error, at once.
         let remote = try XCTUnwrap(URL(string: "sftp://example.org/home/me"))
         XCTAssertThrowsError(try DirectoryQuery.gather(folder: remote)) { error in
-            XCTAssertEqual(error as? DirectoryQueryError, .notLocal(location: "sftp://example.org/home/me"))
+            switch error as? DirectoryQueryError {
+            case .notMounted(let location): XCTAssertEqual(location, "sftp://example.org/home/me")
+            case .failed(let name, _): XCTAssertEqual(name, "me")
+            default: XCTFail("unexpected \(error)")
+            }
         }
     }
 

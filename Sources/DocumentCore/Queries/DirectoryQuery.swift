@@ -28,14 +28,17 @@ public final class DirectoryQuery: Sendable {
         var options: QueryOptions
     }
 
-    /// A query of `folder` (a local `file:` URL; other locations fail with `.notLocal`) with
-    /// `options`; nothing happens until it is started.
+    /// A query of `folder` with `options`; nothing happens until it is started. A local
+    /// `file:` URL is read with `readdir` and followed with inotify; any other URI (sftp://,
+    /// smb://, dav://… on a GVFS mount) is listed through GIO's asynchronous enumeration, in
+    /// batches, and followed with a GFileMonitor or by listing it again every
+    /// `refreshInterval`. A remote location that is not mounted fails with `.notMounted`.
     public init(folder: URL, options: QueryOptions = QueryOptions()) {
         self.folder = folder.isFileURL ? folder.standardizedFileURL : folder
-        let path = Self.normalizedPath(folder)
-        engine = QueryEngine(
-            root: QueryFolder(path: path, relativePath: ""), options: options,
-            remoteLocation: folder.isFileURL ? nil : folder.absoluteString)
+        let root = folder.isFileURL
+            ? QueryFolder(path: Self.normalizedPath(folder), relativePath: "")
+            : QueryFolder(path: Self.trimmedURI(folder), relativePath: "", isRemote: true)
+        engine = QueryEngine(root: root, options: options, remoteLocation: folder.isFileURL ? nil : folder.absoluteString)
         state = Locked(State(options: options))
     }
 
@@ -108,6 +111,14 @@ public final class DirectoryQuery: Sendable {
         engine.perform { $0.synchronize(completion) }
     }
 
+    /// Lists the folder again now and delivers what changed as `.changes`: for a remote
+    /// location whose server reports no changes, when the person asks (a Reload button), on
+    /// top of the periodic listing. Local folders are followed by inotify and need no refresh,
+    /// but it works there too.
+    public func refresh() {
+        engine.perform { $0.refresh() }
+    }
+
     /// Stops following the folder. Events already on their way are dropped; no more come.
     public func stop() {
         stopped.set()
@@ -119,7 +130,7 @@ public final class DirectoryQuery: Sendable {
     /// changes this process makes (the file coordinator calls it); call it for both ends of a
     /// move. Locations are compared by path, without resolving links.
     public static func noteChange(at url: URL) {
-        guard url.isFileURL else { return }
+        guard url.isFileURL else { return noteRemoteChange(at: url) }
         let path = normalizedPath(url)
         for engine in QueryRegistry.all where path == engine.root.path || path.hasPrefix(engine.root.path) {
             engine.perform { $0.noteChange(absolutePath: path) }
@@ -145,11 +156,28 @@ public final class DirectoryQuery: Sendable {
         return try result.get()
     }
 
+    /// A remote item changed by this process: every query listing its folder lists it again
+    /// (after the coalescing interval), since a remote entry cannot be looked at alone
+    /// without waiting on the server.
+    private static func noteRemoteChange(at url: URL) {
+        let uri = trimmedURI(url)
+        for engine in QueryRegistry.all where engine.root.isRemote && (uri == engine.root.path || uri.hasPrefix(engine.root.path + "/")) {
+            engine.perform { $0.remoteFolderChanged(.changed) }
+        }
+    }
+
     private func claimStart() -> Bool {
         state.withLock { state in
             defer { state.started = true }
             return !state.started
         }
+    }
+
+    /// A remote location's URI without its trailing slashes ("sftp://host/a/" → "sftp://host/a").
+    static func trimmedURI(_ url: URL) -> String {
+        var uri = url.absoluteString
+        while uri.hasSuffix("/") && !uri.hasSuffix("://") { uri.removeLast() }
+        return uri
     }
 
     static func normalizedPath(_ url: URL) -> String {

@@ -14,8 +14,16 @@ public enum DirectoryQueryError: Error, Equatable, Sendable, CustomStringConvert
     case unmounted(name: String)
     /// Changes to the folder cannot be followed (inotify's limits); the listing stays as gathered.
     case changesNotFollowed(name: String, reason: String)
-    /// The location is not a local folder (remote GVFS locations are not listed yet).
+    /// The location is not a local folder and cannot be listed as one. `DirectoryQuery` lists
+    /// remote locations through GIO and no longer reports it; kept for callers that need a path.
     case notLocal(location: String)
+    /// A remote location whose server is not mounted: mount it (`g_file_mount_enclosing_volume`),
+    /// then list it again.
+    case notMounted(location: String)
+    /// The server of a remote location could not be reached (unknown host, refused, timed out).
+    case unreachable(name: String, reason: String)
+    /// The connection to the server dropped while the folder was listed or followed.
+    case connectionLost(name: String, reason: String)
     /// Anything else the system reported.
     case failed(name: String, reason: String)
 
@@ -38,7 +46,11 @@ public enum DirectoryQueryError: Error, Equatable, Sendable, CustomStringConvert
         case .unmounted(let name): tr("The folder '%s' is on a volume that was unmounted", name)
         case .changesNotFollowed(let name, let reason):
             tr("Changes to '%s' will not show until it is opened again: %s", name, reason)
-        case .notLocal(let location): tr("'%s' is not a local folder: only local folders can be listed for now", location)
+        case .notLocal(let location): tr("'%s' is not a local folder", location)
+        case .notMounted(let location): tr("'%s' is on a server that is not connected: connect to it, then open the folder again", location)
+        case .unreachable(let name, let reason): tr("The server of '%s' could not be reached: %s", name, reason)
+        case .connectionLost(let name, let reason):
+            tr("The connection to the server was lost while '%s' was listed: %s", name, reason)
         case .failed(let name, let reason): tr("The folder '%s' could not be listed: %s", name, reason)
         }
     }

@@ -155,6 +155,10 @@ final class TypeNamer {
 extension QueryFolder {
     /// The name errors show: the folder's own name, or its path for "/".
     var displayName: String {
+        if isRemote, let url = URL(string: path) {
+            let name = url.lastPathComponent
+            return name.isEmpty || name == "/" ? (url.host ?? path) : name
+        }
         let name = (path as NSString).lastPathComponent
         return name.isEmpty ? path : name
     }

@@ -31,6 +31,7 @@ extension QueryEngine {
 
     func beginGathering(_ purpose: Gathering.Purpose) {
         guard phase != .ended else { return }
+        if remoteLocation != nil { return beginRemoteGathering(purpose) }
         phase = .gathering
         if purpose != .initial { watcher?.unwatchSubfolders() }
         gathering = Gathering(purpose: purpose, folders: [root])
@@ -112,7 +113,7 @@ extension QueryEngine {
         }
     }
 
-    private func finishGathering(_ gathering: inout Gathering) {
+    func finishGathering(_ gathering: inout Gathering) {
         // Taken out so the gathering's arrays are freed before anything is delivered.
         var items = gathering.items
         gathering.items = []

@@ -37,6 +37,8 @@ actor QueryEngine {
     var reloadAfterGathering = false
     var warnedAboutWatchLimit = false
     let namer = TypeNamer()
+    /// A remote query's listing and following through GIO (unused for local folders).
+    var remote = RemoteQueryState()
 
     init(root: QueryFolder, options: QueryOptions, remoteLocation: String? = nil) {
         self.root = root
@@ -57,8 +59,8 @@ actor QueryEngine {
         self.sink = sink
         barrierSink = barrier
         QueryRegistry.add(self)
-        if let remoteLocation {
-            fail(.notLocal(location: remoteLocation))
+        if remoteLocation != nil {
+            startRemote()
             return
         }
         if options.observesChanges {
@@ -77,6 +79,7 @@ actor QueryEngine {
         waitingForGathering = []
         for done in waiting { done() }
         gathering = nil
+        stopRemote()
         source?.cancel()  // its cancel handler closes the inotify descriptor
         source = nil
         watcher = nil
@@ -103,6 +106,17 @@ actor QueryEngine {
                 model.order = QueryOrder(options)
                 beginGathering(.reload)
             }
+        }
+    }
+
+    /// Lists the folder again now and delivers the differences as a change set: for
+    /// locations whose changes are not reported (most remote ones), on the person's request.
+    /// During a gathering, another follows it.
+    func refresh() {
+        switch phase {
+        case .live: beginGathering(.rescan)
+        case .gathering: pending.needsRescan = true
+        case .idle, .ended: break
         }
     }
 

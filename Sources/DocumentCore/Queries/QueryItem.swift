@@ -23,10 +23,13 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
     public let type: DocumentType
     /// The folder that holds the item, shared by all its siblings.
     let parent: QueryFolder
+    /// What GIO said besides, for an item of a remote location; nil for a local one (which
+    /// then costs one pointer more, not a dictionary of attributes).
+    let remote: RemoteItemDetails?
 
     init(
         name: String, parent: QueryFolder, isDirectory: Bool, isSymlink: Bool, isHidden: Bool,
-        size: Int64, modified: Date, type: DocumentType
+        size: Int64, modified: Date, type: DocumentType, remote: RemoteItemDetails? = nil
     ) {
         self.name = name
         self.parent = parent
@@ -36,17 +39,35 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
         self.size = size
         self.modified = modified
         self.type = type
+        self.remote = remote
     }
+
+    /// The name to show: the server's display name for a remote item (GIO's
+    /// `standard::display-name`, which may differ from the name in its URI), else `name`.
+    public var displayName: String { remote?.displayName ?? name }
+
+    /// The icon GIO gives a remote item (`g_icon_to_string` of `standard::icon`, for
+    /// `g_icon_new_for_string`); nil for local items, whose icon comes from their type.
+    public var iconDescription: String? { remote?.icon }
+
+    /// A thumbnail GIO already knows of for a remote item (`thumbnail::path`); nil otherwise.
+    public var thumbnailPath: String? { remote?.thumbnailPath }
+
+    /// True for an item of a remote location, listed through GIO (`url` is then its URI).
+    public var isRemote: Bool { parent.isRemote }
 
     /// The item's path relative to the query's folder: its name, or "drafts/notes.txt" for an
     /// item a recursive query found in a subfolder.
     public var relativePath: String { parent.relativePath.isEmpty ? name : parent.relativePath + "/" + name }
 
-    /// The item's absolute path.
+    /// The item's absolute path; for a remote item, its URI (`sftp://host/folder/name`).
     public var path: String { parent.childPath(name) }
 
-    /// The item's location.
-    public var url: URL { URL(fileURLWithPath: path, isDirectory: isDirectory) }
+    /// The item's location: a `file:` URL, or the remote item's URI.
+    public var url: URL {
+        guard parent.isRemote else { return URL(fileURLWithPath: path, isDirectory: isDirectory) }
+        return URL(string: path) ?? URL(fileURLWithPath: "/")
+    }
 
     public var description: String { relativePath }
 
@@ -54,6 +75,7 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
         lhs.name == rhs.name && lhs.isDirectory == rhs.isDirectory && lhs.isSymlink == rhs.isSymlink
             && lhs.isHidden == rhs.isHidden && lhs.size == rhs.size && lhs.modified == rhs.modified
             && lhs.type == rhs.type && (lhs.parent === rhs.parent || lhs.parent.path == rhs.parent.path)
+            && lhs.remote == rhs.remote
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -71,19 +93,53 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
 /// A folder a query lists: its absolute path and its path relative to the query's folder.
 /// One instance is shared by every item in it, so an item costs a pointer, not a path.
 final class QueryFolder: Sendable {
+    /// The absolute path; for a remote folder, its URI without a trailing slash.
     let path: String
     let relativePath: String
+    /// True for a folder GIO lists (a URI of sftp://, smb://, dav://…), not a local path.
+    let isRemote: Bool
 
-    init(path: String, relativePath: String) {
+    init(path: String, relativePath: String, isRemote: Bool = false) {
         self.path = path
         self.relativePath = relativePath
+        self.isRemote = isRemote
     }
 
-    func childPath(_ name: String) -> String { path == "/" ? "/" + name : path + "/" + name }
+    func childPath(_ name: String) -> String {
+        if isRemote { return path + "/" + RemoteItemDetails.escapedName(name) }
+        return path == "/" ? "/" + name : path + "/" + name
+    }
 
     func childRelativePath(_ name: String) -> String { relativePath.isEmpty ? name : relativePath + "/" + name }
 
     func child(_ name: String) -> QueryFolder {
-        QueryFolder(path: childPath(name), relativePath: childRelativePath(name))
+        QueryFolder(path: childPath(name), relativePath: childRelativePath(name), isRemote: isRemote)
+    }
+}
+
+/// What GIO tells about a remote item besides what every item has. Shared by copies of the item.
+final class RemoteItemDetails: Sendable, Equatable {
+    let displayName: String?
+    let icon: String?
+    let thumbnailPath: String?
+    let etag: String?
+
+    init(displayName: String?, icon: String?, thumbnailPath: String?, etag: String?) {
+        self.displayName = displayName
+        self.icon = icon
+        self.thumbnailPath = thumbnailPath
+        self.etag = etag
+    }
+
+    static func == (lhs: RemoteItemDetails, rhs: RemoteItemDetails) -> Bool {
+        lhs.displayName == rhs.displayName && lhs.icon == rhs.icon && lhs.thumbnailPath == rhs.thumbnailPath
+            && lhs.etag == rhs.etag
+    }
+
+    /// A name as one segment of a URI path, as GIO escapes a child's name.
+    static func escapedName(_ name: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#;")
+        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
     }
 }

@@ -61,12 +61,22 @@ public struct QueryOptions: Sendable {
     /// The least time between two deliveries of changes seen by inotify: a burst of changes
     /// inside it arrives as one change set. `DirectoryQuery.noteChange(at:)` does not wait for it.
     public var coalescingInterval: Duration
+    /// For a remote location whose changes GIO does not report (SFTP, SMB and WebDAV do not):
+    /// how long after one listing the folder is listed again, when `observesChanges`.
+    public var refreshInterval: Duration
+    /// For a remote location: how long a listing may wait for the server's next answer before
+    /// it ends with `DirectoryQueryError.unreachable`, so a server that stops answering
+    /// (without closing the connection) never leaves the listing hanging.
+    public var remoteTimeout: Duration
 
     public init(
         sortKey: QuerySortKey = .name, ascending: Bool = true, foldersFirst: Bool = true, showsHidden: Bool = false,
         recursive: Bool = false, predicate: QueryPredicate? = nil, observesChanges: Bool = true,
-        coalescingInterval: Duration = .milliseconds(75)
+        coalescingInterval: Duration = .milliseconds(75), refreshInterval: Duration = .seconds(15),
+        remoteTimeout: Duration = .seconds(60)
     ) {
+        self.refreshInterval = refreshInterval
+        self.remoteTimeout = remoteTimeout
         self.sortKey = sortKey
         self.ascending = ascending
         self.foldersFirst = foldersFirst

@@ -6,7 +6,11 @@ import Foundation
 struct BrowserItem: Sendable, Hashable {
     /// Where the item is now (inside the Trash for a trashed item). Made from `key` when asked:
     /// a URL kept per item cost about 400–700 bytes, tens of megabytes for a 100,000-file folder.
-    var url: URL { URL(fileURLWithPath: key, isDirectory: isDirectory) }
+    /// A remote item's key is its URI (sftp://…), a local one's an absolute path.
+    var url: URL {
+        guard !key.hasPrefix("/"), let remote = URL(string: key) else { return URL(fileURLWithPath: key, isDirectory: isDirectory) }
+        return remote
+    }
     /// The name shown (the original name for a trashed item).
     let name: String
     let isDirectory: Bool
@@ -51,7 +55,7 @@ struct BrowserItem: Sendable, Hashable {
     init(_ item: QueryItem, showingFolder: Bool = false) {
         // The folder only when shown: a 100,000-file folder's listing makes no path strings.
         let folder = showingFolder ? (item.relativePath as NSString).deletingLastPathComponent : ""
-        self.init(path: item.path, name: item.name, isDirectory: item.isDirectory, isHidden: item.isHidden,
+        self.init(path: item.path, name: item.displayName, isDirectory: item.isDirectory, isHidden: item.isHidden,
                   size: item.size, modified: item.modified, type: item.type,
                   location: showingFolder && !folder.isEmpty ? folder : nil)
     }

@@ -18,7 +18,8 @@ enum BrowserStatus: Equatable {
         case .unavailable(let error):
             switch error {
             case .permissionDenied: "action-unavailable-symbolic"
-            case .notLocal: "folder-remote-symbolic"
+            case .notLocal, .notMounted: "folder-remote-symbolic"
+            case .unreachable, .connectionLost: "network-offline-symbolic"
             default: "folder-visiting-symbolic"
             }
         case .noResults: "system-search-symbolic"
@@ -36,6 +37,9 @@ enum BrowserStatus: Equatable {
             case .notFound, .folderGone: tr("Folder Not Found")
             case .permissionDenied: tr("Folder Cannot Be Opened")
             case .notLocal: tr("Location Cannot Be Browsed")
+            case .notMounted: tr("Server Not Connected")
+            case .unreachable: tr("Server Unreachable")
+            case .connectionLost: tr("Connection Lost")
             default: tr("Folder Cannot Be Shown")
             }
         case .noResults: tr("No Results Found")
@@ -48,8 +52,6 @@ enum BrowserStatus: Equatable {
     var details: String {
         switch self {
         case .emptyFolder: tr("Files and folders put here will show up at once.")
-        case .unavailable(.notLocal(let location)):
-            tr("“%s” has no local path, and Dossier can list only local folders for now. With gvfs-fuse installed, mounted locations get a local path under /run/user.", location)
         case .unavailable(let error): error.description
         case .noResults(let text): tr("Nothing in this folder or its subfolders has “%s” in its name.", text)
         case .emptyTrash: tr("Files you move to the Trash are kept here until you empty it.")

@@ -143,6 +143,21 @@ public final class RemoteServer: @unchecked Sendable {
         }
     }
 
+    /// Freezes the server (SIGSTOP to it and every process it started): connections stay
+    /// open and nothing answers, as with a server that hangs. `resume()`, `kill()` or `stop()`
+    /// end it.
+    public func suspend() { signalTree(SIGSTOP) }
+
+    /// Lets a suspended server run again.
+    public func resume() { signalTree(SIGCONT) }
+
+    private func signalTree(_ signal: Int32) {
+        lock.withLock {
+            guard let process else { return }
+            for pid in ProcessTree.tree(under: process.processIdentifier) where pid != getpid() { Foundation.kill(pid, signal) }
+        }
+    }
+
     /// Starts the server again, on the same port with the same folder and configuration.
     public func restart(timeout: TimeInterval = 60) throws {
         kill()
@@ -196,7 +211,11 @@ public final class RemoteServer: @unchecked Sendable {
     /// samba-dcerpcd), and waits for the main process to end (SIGKILL after 20 s of SIGTERM).
     private static func end(_ process: Process, state: URL, signal: Int32) {
         let pids = ProcessTree.tree(under: process.processIdentifier) + processes(naming: state.path)
-        for pid in Set(pids) where pid != getpid() { Foundation.kill(pid, signal) }
+        for pid in Set(pids) where pid != getpid() {
+            Foundation.kill(pid, signal)
+            // A suspended server (`suspend()`) acts on SIGTERM only once it runs again.
+            Foundation.kill(pid, SIGCONT)
+        }
         if !eventually(timeout: 20, { !process.isRunning }) {
             for pid in ProcessTree.tree(under: process.processIdentifier) { Foundation.kill(pid, SIGKILL) }
         }
