@@ -5,14 +5,21 @@ import Foundation
 /// asynchronous calls (`GIOTransfer`, `GIOItem`). The public methods of `FileOperations`
 /// come here when an item, or the folder it goes to, is remote; local items never do, and
 /// keep their own code. Coordination is local-only: only a local end of a transfer is
-/// coordinated.
+/// coordinated; folder views of a remote end hear of the change through
+/// `DirectoryQuery.noteChange`, which lists that folder again (servers send no changes).
 extension FileOperations {
+    /// Tells the folder views of the remote locations among `urls` that something there changed.
+    static func noteRemoteChange(_ urls: URL...) {
+        for url in urls where !url.isFileURL { DirectoryQuery.noteChange(at: url) }
+    }
+
     func renameRemotely(_ url: URL, to newName: String) throws(FileOperationError) -> FileOperationResult {
         let item = GIOItem(url)
         if let problem = FileName.problem(with: newName) {
             throw .invalidName(.rename, name: item.name, newName: newName, problem: problem)
         }
         if newName == item.name { return .renamed(from: url, to: url) }
+        defer { Self.noteRemoteChange(url) }
         let calls = GIOCalls(progress: nil)
         guard let info = try item.info(calls, .rename) else { throw .notFound(.rename, name: item.name) }
         let destination = url.deletingLastPathComponent().appendingPathComponent(newName, isDirectory: info.isFolder)
@@ -25,6 +32,7 @@ extension FileOperations {
     }
 
     func createFolderRemotely(in folder: URL, named name: String?) throws(FileOperationError) -> FileOperationResult {
+        defer { Self.noteRemoteChange(folder) }
         let calls = GIOCalls(progress: nil)
         if let name {
             if let problem = FileName.problem(with: name) {
@@ -51,10 +59,12 @@ extension FileOperations {
     /// - Throws: `.trashNotSupported` where there is none (sftp, smb, dav): offer to delete it.
     func moveToTrashRemotely(_ url: URL) throws(FileOperationError) -> FileOperationResult {
         try GIOItem(url).trash(GIOCalls(progress: nil))
+        Self.noteRemoteChange(url)
         return .trashedOnServer(url)
     }
 
     func deleteRemotely(_ url: URL, progress: Progress?) throws(FileOperationError) -> FileOperationResult {
+        defer { Self.noteRemoteChange(url) }
         try GIOTransfer(kind: .delete, progress: progress).delete(url)
         return .deleted(url)
     }
@@ -63,6 +73,7 @@ extension FileOperations {
     func copyAcross(_ source: URL, to destination: URL, kind: FileOperationKind, progress: Progress?,
                     measured: Bool) throws(FileOperationError) {
         let transfer = GIOTransfer(kind: kind, progress: progress, measures: !measured || !source.isFileURL)
+        defer { Self.noteRemoteChange(destination) }
         guard destination.isFileURL else { return try transfer.copy(source, to: destination) }
         try Self.coordinating(.write(destination), kind) { () throws(FileOperationError) in
             try transfer.copy(source, to: destination)
@@ -71,6 +82,7 @@ extension FileOperations {
 
     func moveAcross(_ source: URL, to destination: URL, progress: Progress?) throws(FileOperationError) -> FileOperationResult {
         let transfer = GIOTransfer(kind: .move, progress: progress)
+        defer { Self.noteRemoteChange(source, destination) }
         if destination.isFileURL {
             try Self.coordinating(.write(destination), .move) { () throws(FileOperationError) in
                 try transfer.move(source, to: destination)
@@ -92,6 +104,7 @@ extension FileOperations {
         let folder = url.deletingLastPathComponent()
         let name = Self.freeRemoteName(for: item.name, isFolder: info.isFolder, in: folder, calls)
         let copy = folder.appendingPathComponent(name, isDirectory: info.isFolder)
+        defer { Self.noteRemoteChange(copy) }
         try GIOTransfer(kind: .duplicate, progress: progress).copy(url, to: copy)
         return .duplicated(original: url, copy: copy)
     }
