@@ -39,16 +39,17 @@ final class FilesClipboardTests: XCTestCase {
         let window = try showInFiles(select: server.uri("Shared Docs/plan v2.odt"), folderName: "Shared Docs")
         // No window manager under Xvfb: a click on the item gives Files the keyboard. The
         // click and the key go again until the clipboard has the file: the window may show its
-        // title before its items.
+        // title before its items. xclip is bounded: when this process still owns the clipboard
+        // (an earlier in-process test copied), it would wait for this very thread.
         program(["/usr/bin/xdotool", "windowfocus", "--sync", window])
         var copied = ""
         XCTAssertTrue(eventually {
             program(["/usr/bin/xdotool", "mousemove", "--window", window, "336", "136", "click", "1"])
             program(["/usr/bin/xdotool", "key", "ctrl+c"])
-            copied = program(["/usr/bin/xclip", "-o", "-selection", "clipboard", "-t", "x-special/gnome-copied-files"])
+            copied = program(["/usr/bin/timeout", "5", "/usr/bin/xclip", "-o", "-selection", "clipboard", "-t", "x-special/gnome-copied-files"])
             return copied.hasPrefix("copy\n")
         }, "Files put the file on the clipboard: \(copied); targets: "
-            + program(["/usr/bin/xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]))
+            + program(["/usr/bin/timeout", "5", "/usr/bin/xclip", "-o", "-selection", "clipboard", "-t", "TARGETS"]))
         screenshot("files-clipboard-1-copied-in-files")
         let content = try XCTUnwrap(ClipboardContent.gnomeCopiedFiles(copied), copied)
         XCTAssertEqual(content.urls.map(\.lastPathComponent), ["plan v2.odt"], copied)

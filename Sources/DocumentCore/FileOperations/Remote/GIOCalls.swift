@@ -37,6 +37,8 @@ final class GIOCalls {
     ) throws(GLibError) -> T {
         let completion = Completion()
         let data = Unmanaged.passRetained(completion).toOpaque()
+        GIOLoop.shared.begin()
+        defer { GIOLoop.shared.end() }
         GIOLoop.shared.perform(UncheckedSendable { start(completed, data) })
         while completion.done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             _ = isCancelled
@@ -73,34 +75,56 @@ final class GIOCalls {
 /// upload to sftp, the next call on a mount waited forever for it in a process that did not
 /// run that context: reproduced with PyGObject too). The app's main loop runs it; where no
 /// one does (the CLI, the DocumentCore and remote-location tests), this thread runs what is
-/// ready there every 20 ms, but only when it can take the context, which it never can while a
-/// main loop owns it.
+/// ready there every 20 ms while calls are under way, but only when it can take the context,
+/// which it never can while a main loop owns it.
 final class GIOLoop: Sendable {
     static let shared = GIOLoop()
 
     /// The loop's context (thread-safe to invoke on; owned by the loop's thread).
     private let context = UncheckedSendable(g_main_context_new()!)
+    /// Calls under way, and whether the default context is being looked after meanwhile.
+    private let calls = Locked((count: 0, draining: false))
 
     private init() {
         let context = self.context
         let thread = Thread {
             g_main_context_push_thread_default(context.value)
-            let source = g_timeout_source_new(20)!
-            g_source_set_callback(source, { _ in
-                let global = g_main_context_default()
-                if g_main_context_acquire(global) != 0 {
-                    var rounds = 0
-                    while rounds < 50, g_main_context_iteration(global, 0) != 0 { rounds += 1 }
-                    g_main_context_release(global)
-                }
-                return 1
-            }, nil, nil)
-            g_source_attach(source, context.value)
             let loop = g_main_loop_new(context.value, 0)
             g_main_loop_run(loop)
         }
         thread.name = "dossier-gio"
         thread.start()
+    }
+
+    /// A call starts: GLib's default context is looked after until the last one ends.
+    func begin() {
+        let start = calls.withLock { state -> Bool in
+            state.count += 1
+            defer { state.draining = true }
+            return !state.draining
+        }
+        guard start else { return }
+        let source = g_timeout_source_new(20)!
+        g_source_set_callback(source, { data in
+            let loop = Unmanaged<GIOLoop>.fromOpaque(data!).takeUnretainedValue()
+            let global = g_main_context_default()
+            if g_main_context_acquire(global) != 0 {
+                var rounds = 0
+                while rounds < 50, g_main_context_iteration(global, 0) != 0 { rounds += 1 }
+                g_main_context_release(global)
+            }
+            return loop.calls.withLock { state -> Bool in
+                if state.count == 0 { state.draining = false }
+                return state.draining
+            } ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context.value)
+        g_source_unref(source)
+    }
+
+    /// A call ended.
+    func end() {
+        calls.withLock { $0.count -= 1 }
     }
 
     /// Runs `work` on the loop's thread, soon.
