@@ -231,7 +231,7 @@ final class FileTransferTests: XCTestCase {
 
 /// A progress that cancels itself once `threshold` units are complete, as a person pressing
 /// Stop in the middle would — but at a known point.
-private final class CancellingProgress: Progress, @unchecked Sendable {
+final class CancellingProgress: Progress, @unchecked Sendable {
     private var threshold: Int64 = .max
 
     convenience init(after threshold: Int64) {

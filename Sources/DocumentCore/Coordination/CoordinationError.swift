@@ -8,12 +8,17 @@ public enum CoordinationError: Error, Equatable, Sendable, CustomStringConvertib
     case cancelled(name: String)
     /// The lock itself could not be taken (the runtime folder is not writable, say).
     case lockFailed(name: String, reason: String)
+    /// The location is not a local file (a GVFS URI): coordination covers this computer's
+    /// files only.
+    case notLocal(location: String)
 
     public var description: String {
         switch self {
         case .timedOut(let name): tr("'%s' is busy: another program is still using it", name)
         case .cancelled(let name): tr("Access to '%s' was cancelled", name)
         case .lockFailed(let name, let reason): tr("'%s' could not be locked: %s", name, reason)
+        case .notLocal(let location):
+            tr("'%s' is not a local file: coordinated access covers only files on this computer's disks", location)
         }
     }
 

@@ -65,6 +65,7 @@ public final class FileCoordinator: Sendable {
     public func coordinate<T>(readingItemAt url: URL, options: ReadingOptions = [], timeout: Duration? = nil,
                               cancellation: CoordinationCancellation? = nil,
                               byAccessor reader: (URL) throws -> T) throws -> T {
+        try Self.requireLocal(url)
         // While this runs, the coordinator's own presenter may be blocked: never wait on it.
         PresenterRegistry.shared.beginCoordination(of: excluded)
         defer { PresenterRegistry.shared.endCoordination(of: excluded) }
@@ -86,6 +87,7 @@ public final class FileCoordinator: Sendable {
     public func coordinate<T>(writingItemAt url: URL, options: WritingOptions = [], timeout: Duration? = nil,
                               cancellation: CoordinationCancellation? = nil,
                               byAccessor writer: (URL) throws -> T) throws -> T {
+        try Self.requireLocal(url)
         // While this runs, the coordinator's own presenter may be blocked: never wait on it.
         PresenterRegistry.shared.beginCoordination(of: excluded)
         defer { PresenterRegistry.shared.endCoordination(of: excluded) }
@@ -106,6 +108,7 @@ public final class FileCoordinator: Sendable {
     public func coordinate<T>(readingItemAt readURL: URL, writingItemAt writeURL: URL, timeout: Duration? = nil,
                               cancellation: CoordinationCancellation? = nil,
                               byAccessor accessor: (URL, URL) throws -> T) throws -> T {
+        try Self.requireLocal(readURL, writeURL)
         // While this runs, the coordinator's own presenter may be blocked: never wait on it.
         PresenterRegistry.shared.beginCoordination(of: excluded)
         defer { PresenterRegistry.shared.endCoordination(of: excluded) }
@@ -125,6 +128,7 @@ public final class FileCoordinator: Sendable {
     public func coordinate(movingItemAt source: URL, to destination: URL, timeout: Duration? = nil,
                            cancellation: CoordinationCancellation? = nil,
                            byAccessor mover: (URL, URL) throws -> Void) throws {
+        try Self.requireLocal(source, destination)
         // While this runs, the coordinator's own presenter may be blocked: never wait on it.
         PresenterRegistry.shared.beginCoordination(of: excluded)
         defer { PresenterRegistry.shared.endCoordination(of: excluded) }
@@ -155,7 +159,14 @@ public final class FileCoordinator: Sendable {
     /// Tells presenters that an item moved, for a move this coordinator did not perform itself
     /// (GIO's g_file_move in a file operation, say).
     public func item(at oldURL: URL, didMoveTo newURL: URL) {
+        guard oldURL.isFileURL && newURL.isFileURL else { return }
         itemMoved(from: CoordinationLock.canonicalPath(of: oldURL), to: CoordinationLock.canonicalPath(of: newURL))
+    }
+
+    /// Coordination works on this computer's files only: its locks live in `$XDG_RUNTIME_DIR`
+    /// and its changes come from inotify, neither of which sees a server.
+    private static func requireLocal(_ urls: URL...) throws(CoordinationError) {
+        if let remote = urls.first(where: { !$0.isFileURL }) { throw .notLocal(location: remote.absoluteString) }
     }
 
     // MARK: Steps

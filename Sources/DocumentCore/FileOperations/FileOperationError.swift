@@ -18,8 +18,10 @@ public enum FileOperationError: Error, Equatable, Sendable, CustomStringConverti
     case invalidName(FileOperationKind, name: String, newName: String, problem: NameProblem)
     /// A folder cannot be moved or copied into itself or into one of its subfolders.
     case intoItself(FileOperationKind, name: String)
-    /// The location is not a local file (remote locations are not supported yet).
+    /// The operation works on local files only (bookmarks, tags, the freedesktop Trash).
     case notLocal(FileOperationKind, name: String)
+    /// The item is on a location without a trash (most servers): it can only be deleted for good.
+    case trashNotSupported(name: String)
     /// A device or socket: nothing that can be copied.
     case specialFile(FileOperationKind, name: String)
     /// A folder that (through a bind mount) contains itself.
@@ -43,6 +45,8 @@ public enum FileOperationError: Error, Equatable, Sendable, CustomStringConverti
             return error.description
         case .originalNotRemoved(let name, let reason):
             return tr("“%s” was copied to its new place but could not be removed from the old one: %s", name, reason)
+        case .notUndoable(.trash, let name):
+            return tr("“%s” went to its server's trash, which Dossier cannot restore from", name)
         case .notUndoable(_, let name):
             return tr("Deleting “%s” cannot be undone", name)
         default:
@@ -83,6 +87,7 @@ public enum FileOperationError: Error, Equatable, Sendable, CustomStringConverti
             }
         case .intoItself: tr("a folder cannot be put inside itself")
         case .notLocal: tr("only local files are supported")
+        case .trashNotSupported: tr("its location has no trash; it can only be deleted permanently")
         case .specialFile: tr("it is a device or socket, which cannot be copied")
         case .loop: tr("the folder contains itself through a mount")
         case .permissionDenied: tr("permission denied")
@@ -103,6 +108,7 @@ public enum FileOperationError: Error, Equatable, Sendable, CustomStringConverti
             .failed(let kind, let name, _):
             (kind, name)
         case .originalNotRemoved(let name, _): (.move, name)
+        case .trashNotSupported(let name): (.trash, name)
         case .trash: (.trash, "")
         }
     }
@@ -137,6 +143,27 @@ public enum FileOperationError: Error, Equatable, Sendable, CustomStringConverti
             self = .noSpace(kind, name: name)
         } else if error.isIOError(G_IO_ERROR_CANCELLED) {
             self = .cancelled(kind, name: name)
+        } else {
+            self = .failed(kind, name: name, reason: error.message)
+        }
+    }
+
+    /// Maps a GIO error from working on a location that may be remote (no local look-ups).
+    init(_ error: GLibError, _ kind: FileOperationKind, name: String, isFolder: Bool = false) {
+        if error.isIOError(G_IO_ERROR_NOT_FOUND) {
+            self = .notFound(kind, name: name)
+        } else if error.isIOError(G_IO_ERROR_EXISTS) {
+            self = .alreadyExists(kind, name: name, existing: name, isFolder: isFolder)
+        } else if error.isIOError(G_IO_ERROR_PERMISSION_DENIED) {
+            self = .permissionDenied(kind, name: name)
+        } else if error.isIOError(G_IO_ERROR_READ_ONLY) {
+            self = .readOnly(kind, name: name)
+        } else if error.isIOError(G_IO_ERROR_NO_SPACE) {
+            self = .noSpace(kind, name: name)
+        } else if error.isIOError(G_IO_ERROR_CANCELLED) {
+            self = .cancelled(kind, name: name)
+        } else if error.isIOError(G_IO_ERROR_INVALID_FILENAME) {
+            self = .invalidName(kind, name: name, newName: name, problem: .reserved)
         } else {
             self = .failed(kind, name: name, reason: error.message)
         }

@@ -17,26 +17,31 @@ public enum FileOperationResult: Sendable, Hashable {
     case createdFolder(URL)
     /// An item went to the Trash.
     case trashed(TrashedItem)
+    /// An item went to its remote location's own trash, which Dossier cannot restore from.
+    case trashedOnServer(URL)
     /// An item came back from the Trash to `to`.
     case restored(TrashedItem, to: URL)
     /// An item was deleted for good.
     case deleted(URL)
 
-    /// True unless the operation was a permanent deletion.
+    /// True unless the operation was a permanent deletion or went to a server's trash.
     public var isUndoable: Bool {
-        if case .deleted = self { return false }
-        return true
+        switch self {
+        case .deleted, .trashedOnServer: false
+        default: true
+        }
     }
 
     /// The item the operation made or put in place: the new name, the copy, the moved item,
-    /// the new folder, the item in the Trash or the restored item. Nil after a deletion.
+    /// the new folder, the item in the Trash or the restored item. Nil after a deletion (or a
+    /// move to a server's trash).
     public var resultingURL: URL? {
         switch self {
         case .renamed(_, let url), .duplicated(_, let url), .moved(_, let url), .copied(_, let url),
             .createdFolder(let url), .restored(_, let url):
             url
         case .trashed(let item): item.url
-        case .deleted: nil
+        case .deleted, .trashedOnServer: nil
         }
     }
 }

@@ -28,6 +28,7 @@ extension FileOperations {
     /// Makes a copy of the item beside it, named "name (copy).ext", then "name (copy 2).ext",
     /// … (folders: "Folder (copy)"; "archive.tar.gz" → "archive (copy).tar.gz").
     public func duplicate(_ url: URL, progress: Progress? = nil) throws(FileOperationError) -> FileOperationResult {
+        guard url.isFileURL else { return try duplicateRemotely(url, progress: progress) }
         let path = try Self.localPath(url, .duplicate)
         let status = try Self.status(path, .duplicate)
         let name = FileOperationError.displayName(path)
@@ -47,6 +48,9 @@ extension FileOperations {
     func copyItem(
         _ source: URL, to destination: URL, kind: FileOperationKind, progress: Progress?, measured: Bool
     ) throws(FileOperationError) {
+        guard source.isFileURL && destination.isFileURL else {
+            return try copyAcross(source, to: destination, kind: kind, progress: progress, measured: measured)
+        }
         let (from, to, _) = try checkTransfer(source, to: destination, kind: kind)
         if !measured { progress?.totalUnitCount += CopySize.of(from).units }
         try Self.coordinating(.copy(source, to: destination), kind) { () throws(FileOperationError) in
@@ -64,6 +68,7 @@ extension FileOperations {
     /// - Throws: `.alreadyExists`, `.intoItself` for a folder moved into itself, `.cancelled`,
     ///   `.originalNotRemoved` when the copy succeeded but the original could not be removed.
     public func move(_ source: URL, to destination: URL, progress: Progress? = nil) throws(FileOperationError) -> FileOperationResult {
+        guard source.isFileURL && destination.isFileURL else { return try moveAcross(source, to: destination, progress: progress) }
         let (from, to, _) = try checkTransfer(source, to: destination, kind: .move, allowSameItem: true)
         if from == to { return .moved(from: source, to: destination) }
         progress?.totalUnitCount += 1
@@ -128,8 +133,7 @@ extension FileOperations {
                 batch.failures.append(.cancelled(kind, name: source.lastPathComponent))
                 break
             }
-            let isFolder = FileSystem.localPath(source).flatMap(FileStatus.existing)?.isDirectory ?? false
-            let destination = folder.appendingPathComponent(source.lastPathComponent, isDirectory: isFolder)
+            let destination = folder.appendingPathComponent(source.lastPathComponent, isDirectory: Self.isFolder(source))
             do {
                 batch.results.append(try body(source, destination))
             } catch {

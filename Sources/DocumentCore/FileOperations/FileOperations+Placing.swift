@@ -4,6 +4,7 @@ extension FileOperations {
     /// A name for an item called `name` that is free in `folder`: `name` itself when nothing
     /// there has it, else "name (copy).ext", "name (copy 2).ext", … as `duplicate` names copies.
     public static func freeName(for name: String, isFolder: Bool, in folder: URL) -> String {
+        guard folder.isFileURL else { return freeRemoteName(for: name, isFolder: isFolder, in: folder, GIOCalls(progress: nil)) }
         let parent = folder.path
         guard FileStatus.existing(parent + "/" + name) != nil else { return name }
         for number in 1...10_000 {
@@ -39,9 +40,8 @@ extension FileOperations {
                 batch.failures.append(.cancelled(kind, name: source.lastPathComponent))
                 break
             }
-            let sourceFolder = source.deletingLastPathComponent().standardizedFileURL.path
-            if move && sourceFolder == folder.standardizedFileURL.path { continue }
-            let isFolder = FileSystem.localPath(source).flatMap(FileStatus.existing)?.isDirectory ?? false
+            if move && Self.sameFolder(source.deletingLastPathComponent(), folder) { continue }
+            let isFolder = Self.isFolder(source)
             let name = Self.freeName(for: source.lastPathComponent, isFolder: isFolder, in: folder)
             let destination = folder.appendingPathComponent(name, isDirectory: isFolder)
             do throws(FileOperationError) {

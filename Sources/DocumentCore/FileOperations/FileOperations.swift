@@ -3,14 +3,18 @@ import Foundation
 import GObjectSupport
 
 /// The file operations of a document browser — rename, duplicate, move, copy, new folder,
-/// move to Trash, restore, delete — on local files. Each method does one operation
+/// move to Trash, restore, delete — on local files, and through GIO on remote locations
+/// (GVFS: sftp, smb, dav…) and between the two. Each method does one operation
 /// synchronously (call it off the main thread), never replaces an existing item, and returns
 /// what an undo needs. Long ones report to a `Progress`: they add their work to its
 /// `totalUnitCount` (one unit per item plus one per byte copied), complete it as they go,
 /// and stop when it is cancelled, removing whatever they had half made.
 ///
-/// Each operation is a coordinated access (see `FileCoordinator`): open documents and folder
-/// views hear of it before the call returns.
+/// Each operation on local files is a coordinated access (see `FileCoordinator`): open
+/// documents and folder views hear of it before the call returns. Coordination, the
+/// freedesktop Trash and restoring are local-only: a remote item goes to its location's own
+/// trash where it has one (`.trashedOnServer`, not undoable), else the move fails with
+/// `.trashNotSupported` and the caller offers `deletePermanently`.
 public struct FileOperations: Sendable {
     /// The Trash that `moveToTrash` and `restore` use.
     public let trash: Trash
@@ -25,6 +29,7 @@ public struct FileOperations: Sendable {
     /// - Throws: `.invalidName` for an empty name, one with "/" or a NUL, "." or "..", or one
     ///   longer than 255 bytes; `.alreadyExists` when another item has that name.
     public func rename(_ url: URL, to newName: String) throws(FileOperationError) -> FileOperationResult {
+        guard url.isFileURL else { return try renameRemotely(url, to: newName) }
         let path = try Self.localPath(url, .rename)
         let name = FileOperationError.displayName(path)
         if let problem = FileName.problem(with: newName) {
@@ -60,6 +65,7 @@ public struct FileOperations: Sendable {
     /// Makes an empty folder in `folder`: named `name`, or else the first free one of
     /// "Untitled Folder", "Untitled Folder 2", …
     public func createFolder(in folder: URL, named name: String? = nil) throws(FileOperationError) -> FileOperationResult {
+        guard folder.isFileURL else { return try createFolderRemotely(in: folder, named: name) }
         let parent = try Self.localPath(folder, .createFolder)
         guard FileStatus.existing(parent)?.isDirectory == true else {
             throw .notFound(.createFolder, name: FileOperationError.displayName(parent))
@@ -103,9 +109,12 @@ public struct FileOperations: Sendable {
 
     // MARK: Trash
 
-    /// Moves the item to the Trash (see `Trash.trash(_:)`); undo restores it.
+    /// Moves the item to the Trash (see `Trash.trash(_:)`); undo restores it. A remote item
+    /// goes to its location's trash (`.trashedOnServer`, no undo).
+    /// - Throws: `.trashNotSupported` for a remote item whose location has no trash.
     public func moveToTrash(_ url: URL) throws(FileOperationError) -> FileOperationResult {
-        try Self.coordinating(.delete(url), .trash) { () throws(FileOperationError) in
+        guard url.isFileURL else { return try moveToTrashRemotely(url) }
+        return try Self.coordinating(.delete(url), .trash) { () throws(FileOperationError) in
             do throws(TrashError) {
                 return .trashed(try trash.trash(url))
             } catch {
@@ -149,6 +158,7 @@ public struct FileOperations: Sendable {
     /// Deletes the item for good — a folder with everything in it, never following a link
     /// out of it. Cannot be undone; a cancelled delete has already removed some items.
     public func deletePermanently(_ url: URL, progress: Progress? = nil) throws(FileOperationError) -> FileOperationResult {
+        guard url.isFileURL else { return try deleteRemotely(url, progress: progress) }
         let path = try Self.localPath(url, .delete)
         _ = try Self.status(path, .delete)
         progress?.totalUnitCount += TreeRemoval.count(path)
@@ -171,9 +181,10 @@ public struct FileOperations: Sendable {
     // MARK: Undo
 
     /// Reverses `result`: renames back, moves back, restores from the Trash, or moves a copy
-    /// or new folder to the Trash (so an undo never destroys anything for good).
+    /// or new folder to the Trash (so an undo never destroys anything for good). A copy or
+    /// new folder on a remote location, which has no Trash to go to, is deleted.
     /// - Returns: what the undo did, which is itself undoable (a redo).
-    /// - Throws: `.notUndoable` for a permanent deletion.
+    /// - Throws: `.notUndoable` for a permanent deletion or a move to a server's trash.
     public func undo(_ result: FileOperationResult, progress: Progress? = nil) throws(FileOperationError) -> FileOperationResult {
         switch result {
         case .renamed(let from, let to):
@@ -181,11 +192,13 @@ public struct FileOperations: Sendable {
         case .moved(let from, let to):
             return try move(to, to: from, progress: progress)
         case .duplicated(_, let made), .copied(_, let made), .createdFolder(let made), .restored(_, let made):
-            return try moveToTrash(made)
+            return made.isFileURL ? try moveToTrash(made) : try deletePermanently(made, progress: progress)
         case .trashed(let item):
             return try restore(item, progress: progress)
         case .deleted(let url):
             throw .notUndoable(.delete, name: url.lastPathComponent)
+        case .trashedOnServer(let url):
+            throw .notUndoable(.trash, name: url.lastPathComponent)
         }
     }
 

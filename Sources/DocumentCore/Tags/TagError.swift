@@ -3,6 +3,8 @@ import Foundation
 /// Why tags could not be read or written.
 public enum TagError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     case notFound(name: String)
+    /// The item is on a remote location: tags live in extended attributes of local files.
+    case notLocal(name: String)
     case permissionDenied(name: String)
     /// The file system does not store user extended attributes and no fallback store is set.
     case notSupported(name: String, fileSystem: String)
@@ -15,6 +17,9 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible, Local
     public var description: String {
         switch self {
         case .notFound(let name): tr("'%s' does not exist", name)
+        case .notLocal(let name):
+            tr("'%s' is on a remote location: tags are kept in extended attributes, so only files on this computer can have them",
+               name)
         case .permissionDenied(let name): tr("The tags of '%s' could not be changed: permission denied", name)
         case .notSupported(let name, let fileSystem):
             tr("'%s' cannot have tags: its file system (%s) does not store extended attributes. Move it to your home folder to tag it",

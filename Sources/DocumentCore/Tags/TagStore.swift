@@ -39,7 +39,9 @@ public final class TagStore: Sendable {
     public var fallbackURL: URL? { fallback?.url }
 
     /// The tags of the item at `url`, in their stored order.
+    /// - Throws: `TagError.notLocal` for a remote location (tags are local-only).
     public func tags(of url: URL) throws(TagError) -> [String] {
+        guard url.isFileURL else { throw .notLocal(name: url.lastPathComponent) }
         let path = url.path
         let name = url.lastPathComponent
         var buffer = [UInt8](repeating: 0, count: 1024)
@@ -69,6 +71,7 @@ public final class TagStore: Sendable {
     public func setTags(_ tags: [String], of url: URL) throws(TagError) {
         let tags = TagList.normalize(tags)
         if let invalid = TagList.invalidTag(in: tags) { throw .invalidTag(tag: invalid) }
+        guard url.isFileURL else { throw .notLocal(name: url.lastPathComponent) }
         let path = url.path
         let name = url.lastPathComponent
         do {

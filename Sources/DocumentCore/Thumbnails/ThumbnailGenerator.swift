@@ -242,6 +242,8 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     private func readCoordinated<T>(
         _ source: inout ThumbnailSource, _ body: (inout ThumbnailSource) throws(ThumbnailError) -> T
     ) throws(ThumbnailError) -> T {
+        // Coordination is local-only: a remote file's reader has nobody to wait for here.
+        guard source.url.isFileURL else { return try body(&source) }
         var result: Result<T, ThumbnailError>?
         var working = source
         do {

@@ -81,7 +81,16 @@ final class PropertiesWindow {
         adw_preferences_page_add(cast(page), cast(general))
 
         let more = adw_preferences_group_new()!
-        Self.addRow(more, tr("Tags"), properties.tags.isEmpty ? tr("None") : properties.tags.joined(separator: ", "))
+        if url.isFileURL {
+            Self.addRow(more, tr("Tags"), properties.tags.isEmpty ? tr("None") : properties.tags.joined(separator: ", "))
+        } else {
+            // Local-only features say so where they would be, dimmed, rather than failing later.
+            let tags = Self.addRow(more, tr("Tags"), DocumentInteractionController.tagsLocalOnly)
+            gtk_widget_set_sensitive(tags, 0)
+            let following = Self.addRow(more, tr("Following Moves"),
+                                        tr("Recent files and bookmarks find a file again after it is moved or renamed only on this computer"))
+            gtk_widget_set_sensitive(following, 0)
+        }
         let appRow = Self.addRow(more, tr("Opens With"), properties.defaultApplication?.name ?? tr("No application"))
         let change = gtk_button_new_with_label(tr("Change…"))!
         gtk_widget_set_valign(change, GTK_ALIGN_CENTER)

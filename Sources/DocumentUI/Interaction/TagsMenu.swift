@@ -5,9 +5,11 @@ import GObjectSupport
 
 /// The Tags ▸ submenu: a check item per tag (checked when every document has it) and
 /// "New Tag…", written through `TagStore` (`user.xdg.tags`, as KDE's Dolphin writes them).
+/// Tags are local-only: for a remote item the submenu holds one disabled item that says so.
 extension DocumentInteractionController {
     func makeTagsMenu(_ data: MenuData) -> OpaquePointer {
         guard let actions else { return g_menu_new() }
+        if urls.contains(where: { !$0.isFileURL }) { return makeLocalOnlyTagsMenu(actions) }
         for index in 0..<tagActionCount { g_action_map_remove_action(cast(actions), "tag-\(index)") }
         tagActionCount = data.offeredTags.count
         let menu = g_menu_new()!
@@ -33,6 +35,23 @@ extension DocumentInteractionController {
         g_object_unref(raw(new))
         return menu
     }
+
+    /// The Tags submenu of remote items: an explanation, disabled (`doc.tags-local-only` is
+    /// never enabled), where the check items would be.
+    private func makeLocalOnlyTagsMenu(_ actions: UnsafeMutablePointer<GSimpleActionGroup>) -> OpaquePointer {
+        if g_action_map_lookup_action(cast(actions), "tags-local-only") == nil {
+            let action = g_simple_action_new("tags-local-only", nil)!
+            g_simple_action_set_enabled(action, 0)
+            g_action_map_add_action(cast(actions), action)
+            g_object_unref(raw(action))
+        }
+        let menu = g_menu_new()!
+        g_menu_append(menu, Self.tagsLocalOnly, "doc.tags-local-only")
+        return menu
+    }
+
+    /// Why a remote item has no tags, where the user looks for them.
+    static var tagsLocalOnly: String { tr("Only files on this computer can have tags") }
 
     /// Adds `tag` to every document, or removes it from every one, off the main thread.
     public func setTag(_ tag: String, on: Bool) {

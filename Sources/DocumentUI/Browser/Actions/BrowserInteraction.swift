@@ -128,7 +128,7 @@ extension DocumentBrowser: DocumentInteractionDelegate {
         case .open, .openWith, .duplicate, .moveToTrash, .copy, .tags, .addToFavorites:
             return !inTrash
         case .rename:
-            return !inTrash && controller.urls.count == 1 && controller.url.isFileURL
+            return !inTrash && controller.urls.count == 1
         case .showInFolder:
             guard !inTrash else { return false }
             if case .folder(let folder) = location {

@@ -7,7 +7,8 @@ import GObjectSupport
 /// Copy, cut and paste of files, interoperable with GNOME Files: Ctrl+C and Ctrl+X put the
 /// selection on the clipboard as `x-special/gnome-copied-files` (plus `text/uri-list` and
 /// text); Ctrl+V reads it (or a plain URI list) from any app and copies or moves the files
-/// into the shown folder under free names.
+/// into the shown folder under free names. Remote items (sftp://, smb://…) travel as their
+/// URIs, as Files writes and reads them, and are copied through GIO.
 extension DocumentBrowser {
     func copySelection(cut: Bool) {
         let urls = selectedURLs
@@ -36,7 +37,7 @@ extension DocumentBrowser {
     func place(_ urls: [URL], into folder: URL, move: Bool) {
         let title = move ? trn("Moving %s item", "Moving %s items", urls.count, String(urls.count))
             : trn("Copying %s item", "Copying %s items", urls.count, String(urls.count))
-        let shown = currentFolder?.standardizedFileURL.path == folder.standardizedFileURL.path
+        let shown = currentFolder.map { FileOperations.sameFolder($0, folder) } ?? false
         runFileOperation(title) { operations, progress in
             operations.place(urls, into: folder, move: move, progress: progress)
         } then: { [weak self] results in

@@ -53,9 +53,9 @@ extension DocumentBrowser {
         }
     }
 
-    /// The folder shown, if the location is one (new items go there).
+    /// The folder shown, if the location is one (new items go there), local or remote.
     var currentFolder: URL? {
-        if case .folder(let url) = location, url.isFileURL { return url }
+        if case .folder(let url) = location { return url }
         return nil
     }
 
@@ -127,7 +127,10 @@ extension DocumentBrowser {
     /// Runs `work` off the main thread with a `Progress` the header shows when it takes a
     /// while (and can cancel); records what it did for undo with a toast, shows what failed,
     /// and hands the results to `then` (to select or rename what was made).
+    /// `recover` may take care of some failures itself (an offer to delete what has no trash
+    /// to go to) and returns the others, which are reported.
     func runFileOperation(_ title: String, _ work: @escaping @Sendable (FileOperations, Progress) -> FileOperationBatch,
+                          recover: (@MainActor ([FileOperationError]) -> [FileOperationError])? = nil,
                           then: (@MainActor ([FileOperationResult]) -> Void)? = nil) {
         let operations = FileOperations(trash: feed.trash)
         let progress = Progress(totalUnitCount: 0)
@@ -137,7 +140,8 @@ extension DocumentBrowser {
             guard let self else { return }
             self.operations.finish(id)
             if !batch.results.isEmpty { self.recordUndoable(batch.results, title: ResultTitle.of(batch.results)) }
-            let failures = batch.failures.filter { if case .cancelled = $0 { false } else { true } }
+            var failures = batch.failures.filter { if case .cancelled = $0 { false } else { true } }
+            if let recover { failures = recover(failures) }
             if let first = failures.first {
                 self.showToast(failures.count == 1 ? first.description
                     : trn("%s and %s more problem", "%s and %s more problems", failures.count - 1, first.description, String(failures.count - 1)))
@@ -148,11 +152,17 @@ extension DocumentBrowser {
         }
     }
 
-    /// Moves `urls` to the Trash (Delete, the menu), undoable.
+    /// Moves `urls` to the Trash (Delete, the menu), undoable. Items on a location without a
+    /// trash (most servers) can only be deleted for good: a dialog asks first.
     func moveToTrash(_ urls: [URL]) {
         guard !urls.isEmpty, location != .trash else { return }
         runFileOperation(trn("Moving %s item to the Trash", "Moving %s items to the Trash", urls.count, String(urls.count))) {
             operations, progress in operations.moveToTrash(urls, progress: progress)
+        } recover: { [weak self] failures in
+            let names = Set(failures.compactMap { if case .trashNotSupported(let name) = $0 { name } else { nil } })
+            let untrashable = urls.filter { names.contains($0.lastPathComponent) }
+            if !untrashable.isEmpty { self?.confirmPermanentDeletion(untrashable) }
+            return failures.filter { if case .trashNotSupported = $0 { false } else { true } }
         }
     }
 
@@ -261,8 +271,12 @@ enum ResultTitle {
                 : trn("%s item moved to the Trash", "%s items moved to the Trash", count, number)
         case .restored(let item, _):
             return count == 1 ? tr("“%s” restored", item.originalName) : trn("%s item restored", "%s items restored", count, number)
-        case .deleted:
-            return trn("%s item deleted", "%s items deleted", count, number)
+        case .deleted(let url):
+            return count == 1 ? tr("“%s” deleted", url.lastPathComponent) : trn("%s item deleted", "%s items deleted", count, number)
+        case .trashedOnServer(let url):
+            return count == 1 ? tr("“%s” moved to the server's trash; it cannot be put back from here", url.lastPathComponent)
+                : trn("%s item moved to the server's trash; they cannot be put back from here",
+                      "%s items moved to the server's trash; they cannot be put back from here", count, number)
         }
     }
 }

@@ -45,12 +45,12 @@ extension DocumentBrowser {
         guard !urls.isEmpty else { return false }
         let target = view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
         let destination: URL
-        if let target, target.isDirectory, target.trashed == nil, !urls.contains(where: { $0.path == target.url.path }) {
+        if let target, target.isDirectory, target.trashed == nil, !urls.contains(where: { FileOperations.sameFolder($0, target.url) }) {
             destination = target.url
         } else if let folder = currentFolder {
             destination = folder
             // Items dropped back on their own folder's background stay where they are.
-            if urls.allSatisfy({ $0.deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path }) {
+            if urls.allSatisfy({ FileOperations.sameFolder($0.deletingLastPathComponent(), folder) }) {
                 return false
             }
         } else {

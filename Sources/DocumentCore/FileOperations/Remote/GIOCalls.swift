@@ -1,0 +1,172 @@
+import CGLib
+import Foundation
+import GObjectSupport
+
+/// Runs GIO's asynchronous file calls for a worker thread, one at a time, and waits for each.
+///
+/// Every call starts on one thread of its own (`GIOLoop`), whose main context stays for the
+/// life of the process: GVFS's client keeps state from a call's context for later ones (a
+/// cancelled upload left the next call on a fresh context waiting forever), and callbacks
+/// never touch the GUI's main loop, which may not even run (the CLI, the tests). The worker
+/// waits on a semaphore; it looks at its `Progress` a few times a second meanwhile and
+/// cancels the calls' shared GCancellable once that is cancelled, so a call to a server that
+/// stopped answering ends with `G_IO_ERROR_CANCELLED` instead of holding the operation.
+final class GIOCalls {
+    let cancellable: UnsafeMutablePointer<GCancellable>
+    private let progress: Progress?
+
+    init(progress: Progress?) {
+        self.progress = progress
+        cancellable = g_cancellable_new()
+    }
+
+    deinit { g_object_unref(cancellable) }
+
+    /// Whether the calls are cancelled; passes a cancelled `Progress` on to GIO first.
+    var isCancelled: Bool {
+        if progress?.isCancelled == true { g_cancellable_cancel(cancellable) }
+        return g_cancellable_is_cancelled(cancellable) != 0
+    }
+
+    /// Starts one asynchronous call with `start` (given the callback and its data to pass on)
+    /// on the GIO thread, waits until it completes, then returns what `finish` makes of it.
+    /// - Throws: the GError `finish` reported.
+    func call<T>(
+        _ start: @escaping (GAsyncReadyCallback, gpointer) -> Void,
+        finish: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
+    ) throws(GLibError) -> T {
+        let completion = Completion()
+        let data = Unmanaged.passRetained(completion).toOpaque()
+        GIOLoop.shared.begin()
+        defer { GIOLoop.shared.end() }
+        GIOLoop.shared.perform(UncheckedSendable { start(completed, data) })
+        while completion.done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            _ = isCancelled
+        }
+        guard let result = completion.result else {
+            throw GLibError(domain: "dossier", code: 0, message: tr("the operation ended without a result"))
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(result)) }
+        var error: UnsafeMutablePointer<GError>?
+        let value = finish(result, &error)
+        if let error { throw GLibError(consuming: error) }
+        return value
+    }
+
+    /// `call` for a function that reports progress through a `GFileProgressCallback`:
+    /// `report` gets the bytes done and the total, on the GIO thread.
+    func call<T>(
+        reporting report: @escaping (Int64, Int64) -> Void,
+        _ start: @escaping (GFileProgressCallback, gpointer, GAsyncReadyCallback, gpointer) -> Void,
+        finish: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
+    ) throws(GLibError) -> T {
+        let box = ProgressBox(report)
+        let progressData = Unmanaged.passUnretained(box).toOpaque()
+        return try withExtendedLifetime(box) { () throws(GLibError) -> T in
+            try call({ callback, data in start(progressed, progressData, callback, data) }, finish: finish)
+        }
+    }
+}
+
+/// The thread GIO's asynchronous file calls start on, running its own main loop for the life
+/// of the process (started on first use).
+///
+/// GVFS's client also finishes some of its work on GLib's global default context (after an
+/// upload to sftp, the next call on a mount waited forever for it in a process that did not
+/// run that context: reproduced with PyGObject too). The app's main loop runs it; where no
+/// one does (the CLI, the DocumentCore and remote-location tests), this thread runs what is
+/// ready there every 20 ms while calls are under way, but only when it can take the context,
+/// which it never can while a main loop owns it.
+final class GIOLoop: Sendable {
+    static let shared = GIOLoop()
+
+    /// The loop's context (thread-safe to invoke on; owned by the loop's thread).
+    private let context = UncheckedSendable(g_main_context_new()!)
+    /// Calls under way, and whether the default context is being looked after meanwhile.
+    private let calls = Locked((count: 0, draining: false))
+
+    private init() {
+        let context = self.context
+        let thread = Thread {
+            g_main_context_push_thread_default(context.value)
+            let loop = g_main_loop_new(context.value, 0)
+            g_main_loop_run(loop)
+        }
+        thread.name = "dossier-gio"
+        thread.start()
+    }
+
+    /// A call starts: GLib's default context is looked after until the last one ends.
+    func begin() {
+        let start = calls.withLock { state -> Bool in
+            state.count += 1
+            defer { state.draining = true }
+            return !state.draining
+        }
+        guard start else { return }
+        let source = g_timeout_source_new(20)!
+        g_source_set_callback(source, { data in
+            let loop = Unmanaged<GIOLoop>.fromOpaque(data!).takeUnretainedValue()
+            let global = g_main_context_default()
+            if g_main_context_acquire(global) != 0 {
+                var rounds = 0
+                while rounds < 50, g_main_context_iteration(global, 0) != 0 { rounds += 1 }
+                g_main_context_release(global)
+            }
+            return loop.calls.withLock { state -> Bool in
+                if state.count == 0 { state.draining = false }
+                return state.draining
+            } ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context.value)
+        g_source_unref(source)
+    }
+
+    /// A call ended.
+    func end() {
+        calls.withLock { $0.count -= 1 }
+    }
+
+    /// Runs `work` on the loop's thread, soon.
+    func perform(_ work: UncheckedSendable<() -> Void>) {
+        let box = Unmanaged.passRetained(WorkBox(work.value)).toOpaque()
+        g_main_context_invoke_full(context.value, G_PRIORITY_DEFAULT, { data in
+            Unmanaged<WorkBox>.fromOpaque(data!).takeUnretainedValue().work()
+            return 0
+        }, box, { data in Unmanaged<WorkBox>.fromOpaque(data!).release() })
+    }
+}
+
+/// A value handed to the GIO thread and back: GLib objects and callbacks that are safe there
+/// (each is touched by one thread at a time: started on the loop, finished by the waiter).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+private final class WorkBox {
+    let work: () -> Void
+    init(_ work: @escaping () -> Void) { self.work = work }
+}
+
+/// One call's outcome: set on the GIO thread, read by the waiter after `done`.
+private final class Completion {
+    var result: OpaquePointer?
+    let done = DispatchSemaphore(value: 0)
+}
+
+private final class ProgressBox {
+    let report: (Int64, Int64) -> Void
+    init(_ report: @escaping (Int64, Int64) -> Void) { self.report = report }
+}
+
+private let completed: GAsyncReadyCallback = { _, result, data in
+    let completion = Unmanaged<Completion>.fromOpaque(data!).takeRetainedValue()
+    g_object_ref(UnsafeMutableRawPointer(result))
+    completion.result = result
+    completion.done.signal()
+}
+
+private let progressed: GFileProgressCallback = { current, total, data in
+    Unmanaged<ProgressBox>.fromOpaque(data!).takeUnretainedValue().report(Int64(current), Int64(total))
+}
