@@ -32,7 +32,7 @@ func listNames(_ uri: String) throws -> [String] {
     let folder = g_file_new_for_uri(uri)
     defer { g_object_unref(UnsafeMutableRawPointer(folder)) }
     var error: UnsafeMutablePointer<GError>?
-    guard let enumerator = g_file_enumerate_children(folder, "standard::name", G_FILE_QUERY_INFO_NONE, nil, &error) else {
+    guard let enumerator = g_file_enumerate_children(folder, "standard::name", GFileQueryInfoFlags(rawValue: 0), nil, &error) else {
         let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "?"
         if let error { g_error_free(error) }
         throw NSError(domain: "GIO", code: 1, userInfo: [NSLocalizedDescriptionKey: "listing \(uri): \(message)"])

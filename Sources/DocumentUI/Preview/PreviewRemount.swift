@@ -35,7 +35,7 @@ enum PreviewRemount {
                     guard let mount = g_file_find_enclosing_mount_finish(OpaquePointer(source), result, &error) else {
                         return RemountCall.finish(data, error)
                     }
-                    g_mount_unmount_with_operation(mount, G_MOUNT_UNMOUNT_FORCE, nil, nil, { source, result, data in
+                    g_mount_unmount_with_operation(mount, GMountUnmountFlags(rawValue: DOSSIER_G_MOUNT_UNMOUNT_FORCE), nil, nil, { source, result, data in
                         var error: UnsafeMutablePointer<GError>?
                         g_mount_unmount_with_operation_finish(OpaquePointer(source), result, &error)
                         RemountCall.finish(data, error)
@@ -47,7 +47,7 @@ enum PreviewRemount {
         let parentWindow = parent.flatMap { gtk_widget_get_root($0) }.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
         let mounted = await call { data in
             let operation = gtk_mount_operation_new(parentWindow)
-            g_file_mount_enclosing_volume(OpaquePointer(file.pointer), G_MOUNT_MOUNT_NONE,
+            g_file_mount_enclosing_volume(OpaquePointer(file.pointer), GMountMountFlags(rawValue: 0),
                                           operation.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GMountOperation.self) },
                                           nil, { source, result, data in
                 var error: UnsafeMutablePointer<GError>?

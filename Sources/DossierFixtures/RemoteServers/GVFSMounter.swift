@@ -22,7 +22,7 @@ enum GVFSMounter {
                                   { data, _ in Unmanaged<MountAnswers>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
             g_signal_connect_data(UnsafeMutableRawPointer(operation), "ask-question",
                                   unsafeBitCast(askQuestion, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
-            g_file_mount_enclosing_volume(file, G_MOUNT_MOUNT_NONE, operation, call.cancellable, { source, result, data in
+            g_file_mount_enclosing_volume(file, GMountMountFlags(rawValue: 0), operation, call.cancellable, { source, result, data in
                 var error: UnsafeMutablePointer<GError>?
                 g_file_mount_enclosing_volume_finish(OpaquePointer(source), result, &error)
                 PrivateLoop.Call.from(data).finish(error.map { GLibErrorText(consuming: $0) }, ignoring: G_IO_ERROR_ALREADY_MOUNTED)
@@ -36,7 +36,7 @@ enum GVFSMounter {
     static func unmount(_ uri: String, timeout: TimeInterval) throws {
         try PrivateLoop.run(timeout: timeout, what: "unmount \(uri)") { call in
             guard let mount = enclosingMount(uri) else { return call.finish(nil) }
-            g_mount_unmount_with_operation(mount, G_MOUNT_UNMOUNT_FORCE, nil, call.cancellable, { source, result, data in
+            g_mount_unmount_with_operation(mount, GMountUnmountFlags(rawValue: DOSSIER_G_MOUNT_UNMOUNT_FORCE), nil, call.cancellable, { source, result, data in
                 var error: UnsafeMutablePointer<GError>?
                 g_mount_unmount_with_operation_finish(OpaquePointer(source), result, &error)
                 PrivateLoop.Call.from(data).finish(error.map { GLibErrorText(consuming: $0) }, ignoring: G_IO_ERROR_NOT_MOUNTED)

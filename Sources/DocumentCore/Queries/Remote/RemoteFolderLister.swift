@@ -60,7 +60,7 @@ final class RemoteFolderLister: Sendable {
         let file = g_file_new_for_uri(uri)
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         var error: UnsafeMutablePointer<GError>?
-        guard let enumerator = g_file_enumerate_children(file, Self.attributes, G_FILE_QUERY_INFO_NONE, cancellable.pointer, &error) else {
+        guard let enumerator = g_file_enumerate_children(file, Self.attributes, GFileQueryInfoFlags(rawValue: 0), cancellable.pointer, &error) else {
             return fail(error.map { GLibError(consuming: $0) }, whileListing: false)
         }
         defer {

@@ -33,7 +33,7 @@ final class RemoteFolderMonitor: @unchecked Sendable {
             let file = g_file_new_for_uri(uri)
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             var error: UnsafeMutablePointer<GError>?
-            monitor = g_file_monitor_directory(file, G_FILE_MONITOR_NONE, cancellable.pointer, &error)
+            monitor = g_file_monitor_directory(file, GFileMonitorFlags(rawValue: 0), cancellable.pointer, &error)
             if let error { g_error_free(error) }
             guard let monitor else { return answer(false) }
             let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
