@@ -84,6 +84,8 @@ final class GIOLoop: Sendable {
     private let context = UncheckedSendable(g_main_context_new()!)
     /// Calls under way, and whether the default context is being looked after meanwhile.
     private let calls = Locked((count: 0, draining: false))
+    /// Work handed to the loop's thread and not yet run (`perform`); the loop lives as long as the process.
+    private let pending = Locked<[UncheckedSendable<() -> Void>]>([])
 
     private init() {
         let context = self.context
@@ -127,13 +129,20 @@ final class GIOLoop: Sendable {
         calls.withLock { $0.count -= 1 }
     }
 
-    /// Runs `work` on the loop's thread, soon.
+    /// Runs `work` on the loop's thread, soon. The work goes through a pthread lock, not only
+    /// through GLib's queue: GLib's own locks are futexes ThreadSanitizer cannot follow, and it
+    /// took the closure built here and run there for a race.
     func perform(_ work: UncheckedSendable<() -> Void>) {
-        let box = Unmanaged.passRetained(WorkBox(work.value)).toOpaque()
+        pending.withLock { $0.append(work) }
         g_main_context_invoke_full(context.value, G_PRIORITY_DEFAULT, { data in
-            Unmanaged<WorkBox>.fromOpaque(data!).takeUnretainedValue().work()
+            let loop = Unmanaged<GIOLoop>.fromOpaque(data!).takeUnretainedValue()
+            let works = loop.pending.withLock { pending in
+                defer { pending.removeAll() }
+                return pending
+            }
+            works.forEach { $0.value() }
             return 0
-        }, box, { data in Unmanaged<WorkBox>.fromOpaque(data!).release() })
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 }
 
@@ -142,11 +151,6 @@ final class GIOLoop: Sendable {
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
-}
-
-private final class WorkBox {
-    let work: () -> Void
-    init(_ work: @escaping () -> Void) { self.work = work }
 }
 
 /// One call's outcome: set on the GIO thread, read by the waiter after `done`.
