@@ -22,6 +22,9 @@ final class GIOCalls {
 
     deinit { g_object_unref(cancellable) }
 
+    /// How long a cancelled call may take to end, in nanoseconds, before it is given up.
+    static let cancelGrace: UInt64 = 10_000_000_000
+
     /// Whether the calls are cancelled; passes a cancelled `Progress` on to GIO first.
     var isCancelled: Bool {
         if progress?.isCancelled == true { g_cancellable_cancel(cancellable) }
@@ -40,8 +43,20 @@ final class GIOCalls {
         GIOLoop.shared.begin()
         defer { GIOLoop.shared.end() }
         GIOLoop.shared.perform(UncheckedSendable { start(completed, data) })
+        // A cancelled call whose completion never comes (GVFS finishing it on a context no one
+        // runs) is given up after `cancelGrace`, so a cancelled operation never holds its worker.
+        var cancelledAt: DispatchTime?
         while completion.done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            _ = isCancelled
+            guard isCancelled else { continue }
+            let now = DispatchTime.now()
+            if let cancelledAt {
+                if now.uptimeNanoseconds - cancelledAt.uptimeNanoseconds > Self.cancelGrace {
+                    throw GLibError(domain: String(cString: g_quark_to_string(g_io_error_quark())),
+                                    code: Int(G_IO_ERROR_CANCELLED.rawValue), message: tr("the operation was cancelled"))
+                }
+            } else {
+                cancelledAt = now
+            }
         }
         guard let result = completion.result else {
             throw GLibError(domain: "dossier", code: 0, message: tr("the operation ended without a result"))
