@@ -49,6 +49,23 @@ final class FontRendererTests: XCTestCase {
         gtk_picture_get_paintable(cast(picture)).map { gdk_paintable_get_intrinsic_width($0) } ?? 0
     }
 
+    /// A renderer's first drawing is made before the window is laid out: for the width the
+    /// window's content then gets, or it is drawn twice (under Xvfb, without a compositor, the
+    /// window keeps 10 px of its default width for its edges).
+    func testAPreviewWindowsContentWidthBeforeItIsLaidOutIsTheWidthItGets() throws {
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            let preview = PreviewWindow(application: nil)
+            defer { gtk_window_destroy(cast(preview.window)) }
+            let expected = PreviewWindow.contentWidth(of: preview.window)
+            gtk_window_present(cast(preview.window))
+            let content = try XCTUnwrap(gtk_widget_get_first_child(preview.window))
+            XCTAssertTrue(spin { gtk_widget_get_width(content) > 0 })
+            XCTAssertEqual(expected, gtk_widget_get_width(content))
+            XCTAssertEqual(PreviewWindow.contentWidth(of: preview.window), gtk_widget_get_width(preview.window))
+        }
+    }
+
     func testTheSpecimensLinesAreShownAsPicturesNamedByTheirTextAndDrawnAgainWhenTheWindowNarrows() throws {
         let folder = try TemporaryFolder()
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)

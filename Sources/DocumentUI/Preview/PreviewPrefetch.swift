@@ -126,8 +126,8 @@ enum PreviewPrefetch {
         if type.conforms(to: .archive), !ArchiveRenderer.isOfficeDocument(type) {
             return .archive(await blockingWork { ArchiveRenderer.read(url.path, type: type) })
         }
-        // The specimen needs the view's width and colours: only the fonts' worker is started.
-        if type.conforms(to: .font) { FontSpecimen.startWorker() }
+        // The specimen needs the view's width and colours: it is drawn by the previewer's
+        // worker that `prepareInBackground` started.
         return nil
     }
 }

@@ -21,6 +21,24 @@ final class PreviewWindow {
     /// The size the window opens at.
     nonisolated static let defaultSize: (width: Int32, height: Int32) = (900, 700)
 
+    /// The width `root`'s content has, or is about to get when the window is not laid out yet
+    /// (a renderer's first drawing): its default width less the window's own edges. A window
+    /// drawn without a compositor keeps a resize border inside its size (5 px a side in
+    /// Adwaita), and a first drawing made for the whole default width was drawn again at once.
+    static func contentWidth(of root: Widget) -> Int32 {
+        let allocated = gtk_widget_get_width(root)
+        if allocated > 0 { return allocated }
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(cast(root), &width, &height)
+        if width <= 0 { width = defaultSize.width }
+        // The window's measure holds its content's and its own padding, border and margin.
+        guard let content = gtk_widget_get_first_child(root) else { return width }
+        var window: Int32 = 0, inside: Int32 = 0
+        gtk_widget_measure(root, GTK_ORIENTATION_HORIZONTAL, -1, &window, nil, nil, nil)
+        gtk_widget_measure(content, GTK_ORIENTATION_HORIZONTAL, -1, &inside, nil, nil, nil)
+        return max(width - max(window - inside, 0), 1)
+    }
+
     init(application: UnsafeMutablePointer<GtkApplication>?) {
         window = application.map { widget(adw_application_window_new($0)) } ?? widget(adw_window_new())
         gtk_window_set_default_size(cast(window), Self.defaultSize.width, Self.defaultSize.height)

@@ -4,40 +4,21 @@ extension FontSpecimen {
     /// The operation's name on the worker's socket.
     static let operation = "font-specimen"
 
-    /// The fonts' worker: one, asked from one queue (`requests`), kept between fonts. A font
-    /// takes it for 10 s at most (of wall-clock or CPU time), less than the previewer gives a
-    /// page: a font that keeps it busy (hinting instructions that loop) is stopped in time for
-    /// the next font to be drawn on its page.
-    static let worker: DecoderWorker = {
-        var limits = DecoderWorker.Limits()
-        limits.timeout = .seconds(10)
-        limits.cpuSecondsPerRequest = 10
-        return DecoderWorker(limits: limits)
-    }()
-    /// One request at a time goes to the worker; one whose asker went away while it waited is
-    /// dropped before it is drawn (an arrow key held down in a folder of fonts).
+    /// One request at a time goes to the previewer's workers (`PreviewWorkers`, which the
+    /// previewer service starts as it starts: a first font does not wait for a worker of its own
+    /// to start beside GTK); one whose asker went away while it waited is dropped before it is
+    /// drawn (an arrow key held down in a folder of fonts).
     private static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)
-
-    /// Starts the fonts' worker now if it is not running, so that the first specimen does not
-    /// wait for it (the previewer service, while GTK starts, when its first item is a font).
-    public static func startWorker() {
-        requests.async {
-            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return }
-            defer { close(fd) }
-            _ = try? worker.perform("probe", input: fd, options: [:])
-        }
-    }
 
     /// Draws the specimen of the font file at `path` as `appearance` says, in a decoder worker;
     /// the file goes to the worker as an open descriptor. Never blocks the caller's thread.
     /// - Throws: `FontSpecimenError`, with a message for the error page.
     public static func draw(fileAt path: String, appearance: Appearance) async throws(FontSpecimenError) -> FontSpecimen {
-        try await draw(fileAt: path, appearance: appearance, worker: worker)
+        try await draw(fileAt: path, appearance: appearance, worker: PreviewWorkers.current)
     }
 
     static func draw(fileAt path: String, appearance: Appearance,
-                     worker: DecoderWorker) async throws(FontSpecimenError) -> FontSpecimen {
+                     worker: some DecoderWorkers) async throws(FontSpecimenError) -> FontSpecimen {
         let cancelled = Locked(false)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<FontSpecimen, FontSpecimenError>, Never>) in
@@ -56,11 +37,11 @@ extension FontSpecimen {
 
     /// The request and its reply, blocking.
     private static func drawNow(fileAt path: String, appearance: Appearance,
-                                worker: DecoderWorker) throws(FontSpecimenError) -> FontSpecimen {
+                                worker: some DecoderWorkers) throws(FontSpecimenError) -> FontSpecimen {
         let fd: Int32
         do { fd = try WorkerInput.open(path) } catch { throw .unreadable(error.reason) }
         defer { close(fd) }
-        let output = try worker.perform(operation, input: fd, options: appearance.options) { failure -> FontSpecimenError in
+        let output = try worker.perform(operation, input: fd, options: appearance.options, cancellation: nil) { failure -> FontSpecimenError in
             switch failure {
             case .refused(let message): .notDrawable(message)
             case .stopped(let how): .decoderStopped(how)

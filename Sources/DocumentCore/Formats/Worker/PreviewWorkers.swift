@@ -1,7 +1,7 @@
 import Foundation
 
-/// The previewer's decoder workers, shared by images, archives and PDFs (fonts have a worker of
-/// their own behind their queue, `FontSpecimenRequest`). Apart from the thumbnailers' pool, so
+/// The previewer's decoder workers, shared by images, archives, PDFs and fonts (one font at a
+/// time, behind `FontSpecimenRequest`'s queue). Apart from the thumbnailers' pool, so
 /// that a preview never waits behind a folder of thumbnails: two at most, each started at its
 /// first request and kept, the second only when two requests overlap (an item still loading
 /// when the next is asked for). The previewer service starts the first as it starts

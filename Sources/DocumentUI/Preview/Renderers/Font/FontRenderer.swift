@@ -166,15 +166,9 @@ public final class FontRenderer: PreviewRenderer {
         return shown > 0 ? max(Int(shown) - 2 * Int(Self.sideMargin), 1) : fittingWidth
     }
 
-    /// The column's width in the window the view is in (its default size before it is laid out).
+    /// The column's width in the window the view is in (`PreviewWindow.contentWidth`).
     private var fittingWidth: Int {
-        let root = gtk_widget_get_root(view).map { widget($0) }
-        var width = root.map { gtk_widget_get_width($0) } ?? 0
-        if width <= 0 {
-            var height: Int32 = 0
-            if let root { gtk_window_get_default_size(cast(root), &width, &height) }
-            if width <= 0 { width = PreviewWindow.defaultSize.width }
-        }
+        let width = gtk_widget_get_root(view).map { PreviewWindow.contentWidth(of: widget($0)) } ?? PreviewWindow.defaultSize.width
         return max(Int(width) - 2 * Int(Self.sideMargin), 1)
     }
 }
