@@ -126,8 +126,9 @@ enum PreviewPrefetch {
         if type.conforms(to: .archive), !ArchiveRenderer.isOfficeDocument(type) {
             return .archive(await blockingWork { ArchiveRenderer.read(url.path, type: type) })
         }
-        // The specimen needs the view's width and colours: it is drawn by the previewer's
-        // worker that `prepareInBackground` started.
+        // The specimen needs the view's width and colours: the worker that `prepareInBackground`
+        // started draws a line of it meanwhile, for its libraries' first use.
+        if type.conforms(to: .font) { FontSpecimen.warm(fileAt: url.path) }
         return nil
     }
 }

@@ -10,6 +10,20 @@ extension FontSpecimen {
     /// drawn (an arrow key held down in a folder of fonts).
     private static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)
 
+    /// The operation that readies a worker for fonts (`warm(fileAt:)`).
+    static let warmOperation = "font-warm"
+
+    /// Readies the previewer's worker to draw the font file at `path`, off the caller's thread:
+    /// the previewer service does so for its first item, while GTK starts, and the page's
+    /// specimen then waits for none of the libraries' first use.
+    public static func warm(fileAt path: String) {
+        requests.async {
+            guard let fd = try? WorkerInput.open(path) else { return }
+            defer { close(fd) }
+            _ = try? PreviewWorkers.current.perform(warmOperation, input: fd, options: [:], cancellation: nil)
+        }
+    }
+
     /// Draws the specimen of the font file at `path` as `appearance` says, in a decoder worker;
     /// the file goes to the worker as an open descriptor. Never blocks the caller's thread.
     /// - Throws: `FontSpecimenError`, with a message for the error page.

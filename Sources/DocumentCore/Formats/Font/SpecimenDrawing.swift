@@ -25,7 +25,22 @@ enum SpecimenDrawing {
         return (reply, output)
     }
 
-    private static func draw(_ font: FontFile, _ appearance: FontSpecimen.Appearance) throws(FontFileError) -> (WorkerReply, Int32?) {
+    /// Draws one short line of the font open at `input`, at a size no page asks for, and answers
+    /// nothing: the previewer service's first font is sent so while GTK starts, so that the
+    /// worker's first use of fontconfig, Pango, HarfBuzz, FreeType and cairo (tens of ms) is over
+    /// when the page asks for the specimen.
+    static func warm(input: Int32) -> (WorkerReply, Int32?) {
+        let appearance = FontSpecimen.Appearance(width: 400, scale: 1, dpi: 96, color: (0, 0, 0, 1))
+        if let font = try? FontFile.load(input), let (_, output) = try? draw(font, appearance, oneLine: true), let output {
+            close(output)
+        }
+        var reply = WorkerReply(values: [:])
+        if FontFile.names.usedUp { reply.values[WorkerReply.leaving] = "1" }
+        return (reply, nil)
+    }
+
+    private static func draw(_ font: FontFile, _ appearance: FontSpecimen.Appearance,
+                             oneLine: Bool = false) throws(FontFileError) -> (WorkerReply, Int32?) {
         guard let map = dossier_font_map_new_for_config(font.config) else { throw FontFileError(tr("The font could not be read.")) }
         defer { g_object_unref(UnsafeMutableRawPointer(map)) }
         guard let context = pango_font_map_create_context(map) else { throw FontFileError(tr("The font could not be read.")) }
@@ -46,6 +61,7 @@ enum SpecimenDrawing {
         if font.coversLatin { texts += FontSpecimen.alphabet.map { (.alphabet, $0, FontSpecimen.alphabetPoints) } }
         if !font.sample.isEmpty { texts += FontSpecimen.sampleSizes.map { (.sample, font.sample, $0) } }
         guard !texts.isEmpty else { throw FontFileError(tr("The font has no characters that can be shown.")) }
+        if oneLine { texts = [(texts[0].role, String(texts[0].text.prefix(8)), 11)] }
 
         // Laid out in logical pixels, as GTK lays out a label; drawn `scale` times larger.
         let scale = appearance.scale

@@ -89,6 +89,7 @@ struct WorkerDecoders {
             if testFormats, let reply = WorkerTestFormats.performNamed(in: input) { return (reply, nil) }
             return ThumbnailPictures.perform(input: input, options: request.options)
         case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)
+        case FontSpecimen.warmOperation: return SpecimenDrawing.warm(input: input)
         case ArchiveWorkers.listOperation, ArchiveWorkers.extractOperation: return ArchiveWorkers.perform(request.operation, input: input, options: request.options)
         case PDFSession.openOperation, PDFSession.pageOperation, PDFSession.closeOperation:
             return PDFSession.perform(request.operation, input: input, options: request.options)
