@@ -219,8 +219,8 @@ soak: build
 
 # The reference: DocC documentation of DocumentCore and DocumentUI into .build/docs, one archive
 # per module (Sources/<Module>/<Module>.docc is its catalog) and the two merged into Dossier.doccarchive.
-# The symbol graphs come from the debug build (swift package dump-symbol-graph builds what is
-# missing, then runs swift-symbolgraph-extract); docc is the toolchain's own, no package plugin.
+# The symbol graphs come from the debug build (swift package dump-symbol-graph builds what changed,
+# then runs swift-symbolgraph-extract); docc is the toolchain's own, no package plugin.
 # The archives are web sites: `python3 -m http.server -d .build/docs/Dossier.doccarchive`, then
 # /documentation/documentcore. `make docs-check` lists every public symbol without a `///` comment
 # (tools/docs-check.py) and fails if there is one.

@@ -21,7 +21,10 @@ from urllib.parse import unquote, urlparse
 
 
 def graph_files(directory, module):
-    """The module's own symbol graph and those of its extensions to other modules."""
+    """The module's own symbol graph and those of its extensions to other modules, in
+    `directory` or in its subfolder named after the module (as `make docs` lays them out)."""
+    if os.path.isdir(os.path.join(directory, module)):
+        directory = os.path.join(directory, module)
     names = sorted(os.listdir(directory))
     own = f"{module}.symbols.json"
     return [os.path.join(directory, name) for name in names
