@@ -130,11 +130,14 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     private var nextID = 0
     private var started = 0
 
+    /// Makes a generator over the shared cache, with its own pool of worker threads.
     /// - Parameters:
+    ///   - cache: where thumbnails are looked up and stored (the desktop's shared cache by default).
     ///   - workers: threads that make thumbnails at once (default: one per core).
     ///   - timeout: how long an external thumbnailer may run.
     ///   - thumbnailerFolders: where `.thumbnailer` files are looked for (default: the
     ///     `thumbnailers` folder of `$XDG_DATA_HOME` and of each of `$XDG_DATA_DIRS`).
+    ///   - downloads: what brings remote files into the cache to be thumbnailed.
     public init(cache: ThumbnailCache = ThumbnailCache(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 timeout: Duration = .seconds(10), thumbnailerFolders: [URL]? = nil,
                 downloads: RemoteDownloads = .shared) {
