@@ -19,7 +19,7 @@ SCREENSHOTS ?= $(BUILD)/test-screenshots
 RUN_ENV := XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
            DOSSIER_LOCALEDIR="$(SHARE)/locale"
 
-.PHONY: all deps build translations mime run test test-swift test-sanitize test-install test-stress test-distros bench bench-build bench-session bench-distros fuzz fuzz-build soak pot check-po clean samples
+.PHONY: all deps build translations mime run test test-swift test-sanitize test-install test-stress test-distros bench bench-build bench-session bench-distros fuzz fuzz-build soak pot check-po clean samples docs docs-check symbol-graphs
 
 all: build
 
@@ -216,6 +216,41 @@ SOAK_CALLS ?= 10000
 soak: build
 	/usr/bin/python3 tools/soak.py --binary $(BIN) --fixtures $(BUILD)/$(CONFIG)/WriteFixtures \
 	  --samples $(SAMPLES) --share $(SHARE) --root $(BUILD)/soak --calls $(SOAK_CALLS)
+
+# The reference: DocC documentation of DocumentCore and DocumentUI into .build/docs, one archive
+# per module (Sources/<Module>/<Module>.docc is its catalog) and the two merged into Dossier.doccarchive.
+# The symbol graphs come from the debug build (swift package dump-symbol-graph builds what changed,
+# then runs swift-symbolgraph-extract); docc is the toolchain's own, no package plugin.
+# The archives are web sites: `python3 -m http.server -d .build/docs/Dossier.doccarchive`, then
+# /documentation/documentcore. `make docs-check` lists every public symbol without a `///` comment
+# (tools/docs-check.py) and fails if there is one.
+DOC_MODULES   := DocumentCore DocumentUI
+DOCS          := $(BUILD)/docs
+SYMBOL_GRAPHS := $(BUILD)/symbol-graphs
+DOCC          ?= $(or $(shell command -v docc),$(dir $(realpath $(shell command -v $(SWIFT))))docc)
+
+symbol-graphs: deps
+	$(SWIFT) package --scratch-path $(BUILD) dump-symbol-graph --minimum-access-level public --skip-synthesized-members
+	rm -rf $(SYMBOL_GRAPHS)
+	for module in $(DOC_MODULES); do \
+	  mkdir -p $(SYMBOL_GRAPHS)/$$module && \
+	  cp $(BUILD)/*/symbolgraph/$$module.symbols.json $$(ls $(BUILD)/*/symbolgraph/$$module@*.symbols.json 2>/dev/null) \
+	    $(SYMBOL_GRAPHS)/$$module/ || exit 1; \
+	done
+
+docs: symbol-graphs
+	rm -rf $(DOCS) && mkdir -p $(DOCS)
+	for module in $(DOC_MODULES); do \
+	  $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS)/$$module \
+	    --output-path $(DOCS)/$$module.doccarchive --fallback-display-name $$module \
+	    --fallback-bundle-identifier io.github.dossier.$$module --enable-experimental-external-link-support || exit 1; \
+	done
+	$(DOCC) merge $(DOC_MODULES:%=$(DOCS)/%.doccarchive) --synthesized-landing-page-name Dossier \
+	  --output-path $(DOCS)/Dossier.doccarchive
+	@echo "docs: $(DOC_MODULES:%=$(DOCS)/%.doccarchive) and $(DOCS)/Dossier.doccarchive"
+
+docs-check: symbol-graphs
+	/usr/bin/python3 tools/docs-check.py $(SYMBOL_GRAPHS) $(DOC_MODULES)
 
 # Translations: extract the template, check the catalogues.
 pot:

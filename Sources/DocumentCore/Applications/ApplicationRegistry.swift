@@ -11,6 +11,7 @@ import GObjectSupport
 /// GIO reads the XDG folders once per process; changes to installed apps are picked up by
 /// GIO's own monitoring of those folders.
 public struct ApplicationRegistry: Sendable {
+    /// Makes a registry over GIO's view of the installed applications and their associations.
     public init() {}
 
     /// The application that opens documents of `type` by default, if any.
@@ -98,9 +99,13 @@ public struct ApplicationRegistry: Sendable {
 
 /// Why an application could not be used.
 public enum ApplicationError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The application was found but did not start with these files.
     case launchFailed(application: String, files: String, reason: String)
+    /// No installed application opens files of this type.
     case noApplication(files: String, type: String)
+    /// No installed application has this desktop entry ID.
     case unknownApplication(id: String)
+    /// Writing the application as the type's default to mimeapps.list failed.
     case couldNotSetDefault(application: String, type: String, reason: String)
 
     public var description: String {

@@ -15,9 +15,12 @@ public struct DocumentLauncher: Sendable {
 
     /// One application and the items it is handed together.
     public struct Launch: Sendable {
+        /// The application that opens the items.
         public let application: Application
+        /// The items handed to the application in one launch, in the order they were named.
         public let items: [ItemInfo]
 
+        /// Pairs an application with the items it is handed together.
         public init(application: Application, items: [ItemInfo]) {
             self.application = application
             self.items = items
@@ -26,7 +29,9 @@ public struct DocumentLauncher: Sendable {
 
     /// What opening some locations comes to: the launches to make, and what cannot be opened.
     public struct Plan: Sendable {
+        /// The launches to make, one per application.
         public var launches: [Launch] = []
+        /// The locations that cannot be opened, and why.
         public var problems: [LaunchProblem] = []
     }
 
@@ -40,10 +45,12 @@ public struct DocumentLauncher: Sendable {
         public var recentsProblem: RecentsError?
     }
 
+    /// The registry that chooses each item's application.
     public let registry: ApplicationRegistry
     /// Where opened items are recorded; nil records nothing.
     public let recents: RecentDocuments?
 
+    /// Makes a launcher that chooses apps with `registry` and records opened items in `recents`.
     public init(registry: ApplicationRegistry = ApplicationRegistry(), recents: RecentDocuments? = RecentDocuments()) {
         self.registry = registry
         self.recents = recents

@@ -17,6 +17,7 @@ public struct Bookmark: Sendable, Hashable, Codable {
 
     /// The kind of item bookmarked.
     public enum Kind: UInt8, Sendable, Codable {
+        /// A regular file, a folder, or anything else (a device, a socket, a FIFO).
         case file = 1, folder, other
     }
 
@@ -26,9 +27,11 @@ public struct Bookmark: Sendable, Hashable, Codable {
     public var device: UInt64
     /// `st_ino` of the item: with the volume, what identifies it wherever it moves.
     public var inode: UInt64
+    /// Whether the item was a file, a folder or something else when the bookmark was made.
     public var kind: Kind
     /// The size in bytes when the bookmark was made.
     public var size: Int64
+    /// The modification time when the bookmark was made.
     public var modified: FileTimestamp
     /// The birth time (statx `STATX_BTIME`); nil where the file system keeps none. When both
     /// sides have one, it must match: an inode number reused by a new file is not the item.

@@ -3,9 +3,12 @@ import Foundation
 
 /// A point in time as a file system stores it: seconds and nanoseconds since the epoch.
 public struct FileTimestamp: Sendable, Hashable, Codable {
+    /// Whole seconds since 1970-01-01 00:00 UTC.
     public var seconds: Int64
+    /// The nanoseconds past `seconds`, below one billion.
     public var nanoseconds: UInt32
 
+    /// Makes a timestamp from seconds since the epoch and the nanoseconds past them.
     public init(seconds: Int64, nanoseconds: UInt32) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds

@@ -15,10 +15,13 @@ package func blockingWork<Value: Sendable>(_ work: @escaping @Sendable () -> Val
 public final class Cancellation: Sendable {
     private let flag = Locked(false)
 
+    /// Makes a flag that is not set.
     public init() {}
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { flag.withLock { $0 } }
 
+    /// Sets the flag: work that has not started yet is dropped.
     public func cancel() { flag.withLock { $0 = true } }
 }
 

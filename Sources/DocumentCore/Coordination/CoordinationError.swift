@@ -31,9 +31,12 @@ public final class CoordinationCancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
 
+    /// Makes a flag that is not set.
     public init() {}
 
+    /// Stops the coordinated calls given this flag that still wait for their lock.
     public func cancel() { lock.withLock { cancelled = true } }
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { lock.withLock { cancelled } }
 }

@@ -12,6 +12,7 @@ import Foundation
 /// itself. Programs that do not coordinate are not excluded, but their changes still reach
 /// presenters through inotify.
 public final class FileCoordinator: Sendable {
+    /// How a coordinated read treats the item's presenters.
     public struct ReadingOptions: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
@@ -19,6 +20,7 @@ public final class FileCoordinator: Sendable {
         public static let withoutChanges = ReadingOptions(rawValue: 1)
     }
 
+    /// What a coordinated write does to the item, so that its presenters can prepare.
     public struct WritingOptions: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
@@ -42,6 +44,7 @@ public final class FileCoordinator: Sendable {
         PresenterRegistry.shared.add(presenter)
     }
 
+    /// Unregisters a presenter: it hears of no more changes to its item.
     public static func removeFilePresenter(_ presenter: any FilePresenter) {
         PresenterRegistry.shared.remove(presenter)
     }

@@ -13,13 +13,19 @@ import Foundation
 open class Document: FilePresenter, @unchecked Sendable {
     // @unchecked: all mutable state is touched only on `presentedItemOperationQueue`.
 
+    /// What the document can do now: a set of conditions, empty when it is open and saved as usual.
     public struct State: OptionSet, Sendable, CustomStringConvertible {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Open, with nothing in the way of reading and saving.
         public static let normal: State = []
+        /// Not open: before `open` finished and after `close`.
         public static let closed = State(rawValue: 1)
+        /// Another program saved the file since the document read it: `conflict` says how to settle it.
         public static let inConflict = State(rawValue: 2)
+        /// The last save failed: `lastSaveError` says why.
         public static let savingError = State(rawValue: 4)
+        /// The file or its folder cannot be written: the document opens for reading only.
         public static let editingDisabled = State(rawValue: 8)
 
         public var description: String {
@@ -66,6 +72,7 @@ open class Document: FilePresenter, @unchecked Sendable {
     public var recents: RecentDocuments? = RecentDocuments()
     private var recordedEdit = false
 
+    /// Makes a closed document for the file at `fileURL`; `open` reads it.
     public init(fileURL: URL) {
         url = fileURL.standardizedFileURL
         presentedItemOperationQueue = DispatchQueue(label: "dossier.document.\(fileURL.lastPathComponent)")
@@ -82,9 +89,12 @@ open class Document: FilePresenter, @unchecked Sendable {
 
     // MARK: State
 
+    /// Where the document's file is now (it follows moves by other programs).
     public var fileURL: URL { onQueue { url } }
     public var presentedItemURL: URL? { onQueue { url } }
+    /// What the document can do now; `stateDidChange` reports each change.
     public var documentState: State { onQueue { state } }
+    /// Whether the document has edits that are not saved yet.
     public var hasUnsavedChanges: Bool { onQueue { dirty } }
     /// The version of the file the document last read or wrote.
     public var fileVersion: FileVersion? { onQueue { version } }
@@ -343,6 +353,7 @@ open class Document: FilePresenter, @unchecked Sendable {
 
 /// Why a document operation stopped.
 public enum DocumentError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Opening was cancelled through its `Progress` before the file was read.
     case cancelled(name: String)
 
     public var description: String {

@@ -4,10 +4,15 @@ import Foundation
 /// A save compares the version it read with the one on disk now, to notice that someone else
 /// saved in between (a save by rename gives a new inode; a write in place a new time or size).
 public struct FileVersion: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The `st_dev` of the file system that holds the file.
     public let device: UInt64
+    /// The file's `st_ino`: a save by rename gives a new one.
     public let inode: UInt64
+    /// The size in bytes.
     public let size: Int64
+    /// The modification time's whole seconds since the epoch.
     public let modifiedSeconds: Int64
+    /// The nanoseconds past `modifiedSeconds`.
     public let modifiedNanoseconds: Int64
 
     /// The version of the file at `url` now (following symbolic links), or nil when absent.

@@ -26,7 +26,9 @@ public struct SaveConflict: Sendable, Equatable {
 
 /// Why a save did not happen.
 public enum SaveError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Someone else changed or deleted the file since the version the save expected.
     case conflict(SaveConflict)
+    /// Writing, syncing or renaming into place failed; the file on disk is as it was.
     case failed(name: String, reason: String)
 
     public var description: String {

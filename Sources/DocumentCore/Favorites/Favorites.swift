@@ -12,6 +12,7 @@ import GObjectSupport
 /// main thread.
 public final class Favorites: @unchecked Sendable {
     // @unchecked: `contents`, `onDisk` and `presenter` are only touched under `lock`.
+    /// The bookmarks file read and written (`$XDG_CONFIG_HOME/gtk-3.0/bookmarks` by default).
     public let fileURL: URL
 
     private let lock = NSLock()

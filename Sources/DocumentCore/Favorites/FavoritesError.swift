@@ -2,9 +2,13 @@ import Foundation
 
 /// Why the favorites could not be read or changed.
 public enum FavoritesError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The bookmarks file exists but could not be read.
     case unreadable(path: String, reason: String)
+    /// The bookmarks file could not be saved.
     case unwritable(path: String, reason: String)
+    /// The location is a favorite already.
     case alreadyFavorite(name: String)
+    /// The location is not among the favorites.
     case notFavorite(name: String)
     /// Not a URI or an absolute path.
     case invalidLocation(location: String)

@@ -4,10 +4,15 @@ import GObjectSupport
 
 /// Why a name cannot be given to an item.
 public enum NameProblem: String, Sendable, Hashable, Codable {
+    /// The name is empty or only white space.
     case empty
+    /// The name contains "/", which separates folders in a path.
     case containsSlash
+    /// The name contains a NUL byte.
     case containsNul
+    /// The name is "." or "..", which every folder already has.
     case reserved
+    /// The name is longer than 255 bytes (NAME_MAX).
     case tooLong
 }
 

@@ -4,6 +4,7 @@ import GObjectSupport
 
 /// The operations `FileOperations` performs, as named in error messages.
 public enum FileOperationKind: String, Sendable, Hashable, Codable {
+    /// Rename, duplicate, move, copy, new folder, delete for good, move to Trash, restore from Trash.
     case rename, duplicate, move, copy, createFolder, delete, trash, restore
 }
 
@@ -26,8 +27,11 @@ public enum FileOperationError: Error, Equatable, Sendable, CustomStringConverti
     case specialFile(FileOperationKind, name: String)
     /// A folder that (through a bind mount) contains itself.
     case loop(FileOperationKind, name: String)
+    /// The user may not read the item or write in its folder.
     case permissionDenied(FileOperationKind, name: String)
+    /// The item is on a read-only file system.
     case readOnly(FileOperationKind, name: String)
+    /// The file system has no room left for the result.
     case noSpace(FileOperationKind, name: String)
     /// Stopped through its `Progress`; whatever it had made is gone again.
     case cancelled(FileOperationKind, name: String)
@@ -37,6 +41,7 @@ public enum FileOperationError: Error, Equatable, Sendable, CustomStringConverti
     case notUndoable(FileOperationKind, name: String)
     /// Moving to, restoring from or deleting in the Trash failed.
     case trash(TrashError)
+    /// Any other failure, with the system's reason.
     case failed(FileOperationKind, name: String, reason: String)
 
     public var description: String {

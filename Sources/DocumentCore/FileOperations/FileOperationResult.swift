@@ -59,6 +59,7 @@ public struct FileOperationBatch: Sendable {
         failures.contains { if case .cancelled = $0 { true } else { false } }
     }
 
+    /// Makes a batch's outcome from what was done and what was not.
     public init(results: [FileOperationResult] = [], failures: [FileOperationError] = []) {
         self.results = results
         self.failures = failures

@@ -19,6 +19,7 @@ public struct FileOperations: Sendable {
     /// The Trash that `moveToTrash` and `restore` use.
     public let trash: Trash
 
+    /// Makes the operations with the Trash that trashing and restoring use.
     public init(trash: Trash = Trash()) {
         self.trash = trash
     }

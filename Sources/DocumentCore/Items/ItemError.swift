@@ -4,9 +4,13 @@ import GObjectSupport
 
 /// Why an item could not be looked at, with a message a person can act on.
 public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Nothing is at the location.
     case notFound(name: String)
+    /// The user may not look at the item or a folder above it.
     case permissionDenied(name: String)
+    /// Symbolic links lead in a circle and never reach an item.
     case symlinkLoop(name: String)
+    /// Any other failure, with the system's reason.
     case failed(name: String, reason: String)
 
     /// Maps a GIO error about `name` onto the cases above.

@@ -9,6 +9,8 @@ import GObjectSupport
 public struct ItemInfo: Sendable, Hashable {
     /// The kind of file system object.
     public enum Kind: String, Sendable, Codable {
+        /// A regular file, a folder, a symbolic link (only when its target is missing), a FIFO, a
+        /// socket, a character or block device, or something else.
         case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, other
     }
 
@@ -18,13 +20,18 @@ public struct ItemInfo: Sendable, Hashable {
     public let path: String?
     /// The name to show.
     public let displayName: String
+    /// What kind of file system object the item is.
     public let kind: Kind
     /// Set when the item itself is a symbolic link (the other fields describe its target,
     /// or the link itself when the target is missing).
     public let symlinkTarget: String?
+    /// The size in bytes (0 for a folder, a device, a FIFO or a socket).
     public let size: Int64
+    /// The last modification, when the file system reports one.
     public let modified: Date?
+    /// The item's document type.
     public let type: DocumentType
+    /// How the type was found: from the contents, the name, or the kind of item.
     public let typeEvidence: TypeEvidence
 
     /// Looks at the item at `location`, a path or a URI, following symbolic links.

@@ -20,6 +20,7 @@ public func trn(_ singular: String, _ plural: String, _ count: Int, _ arguments:
     return Localization.fill(translated.replacingOccurrences(of: "%d", with: String(count)), arguments)
 }
 
+/// Setting up gettext for Dossier's translations.
 public enum Localization {
     nonisolated(unsafe) private static var isSetUp = false
 

@@ -18,16 +18,23 @@ import GObjectSupport
 /// shows that. The program runs sandboxed like a thumbnailer (no network, input read-only,
 /// only its output folder writable) and is killed after a timeout.
 public struct ExternalPreviewer: Sendable, Hashable {
+    /// What the program writes: a PNG picture, a PDF, an HTML page or plain text.
     public enum Output: String, Sendable, CaseIterable {
+        /// A PNG picture, a PDF, an HTML page, or plain text.
         case png, pdf, html, text
 
         var fileExtension: String { self == .text ? "txt" : rawValue }
     }
 
+    /// The key file's name without `.previewer`; a user's file hides a system one of the same ID.
     public let id: String
+    /// The name to show (the key file's `Name`, translated when it has a translation).
     public let name: String
+    /// The command line (`Exec`), where `%i` becomes the input file and `%o` the output file.
     public let exec: String
+    /// The types it previews (`MimeType`).
     public let types: [DocumentType]
+    /// What the program writes to `%o` (`Output`).
     public let output: Output
 
     /// The previewers installed, the user's first (a file name the user has hides the system's).
@@ -99,7 +106,9 @@ public struct ExternalPreviewer: Sendable, Hashable {
 
 /// Why an external previewer gave no preview.
 public enum PreviewerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The program failed or wrote no usable output.
     case failed(previewer: String, reason: String)
+    /// The program ran past its time limit and was stopped.
     case timedOut(previewer: String, seconds: Int)
 
     public var description: String {

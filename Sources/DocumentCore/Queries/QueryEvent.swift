@@ -26,9 +26,12 @@ public enum QueryReloadReason: String, Sendable {
 
 /// An item with its index in a list.
 public struct IndexedItem: Sendable, Hashable {
+    /// The item's position in the list.
     public let index: Int
+    /// The item.
     public let item: QueryItem
 
+    /// Pairs an item with its position in a list.
     public init(index: Int, item: QueryItem) {
         self.index = index
         self.item = item
@@ -43,9 +46,12 @@ public struct IndexedItem: Sendable, Hashable {
 public struct QueryChangeSet: Sendable, Hashable {
     /// A persisting item whose place among the others changed.
     public struct Move: Sendable, Hashable {
+        /// The item's index in the old list.
         public let from: Int
+        /// The item's index in the new list.
         public let to: Int
 
+        /// Describes an item that moved from index `from` in the old list to `to` in the new one.
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to
@@ -61,6 +67,7 @@ public struct QueryChangeSet: Sendable, Hashable {
     /// Items that changed place, from old index to new index, by ascending destination.
     public var moved: [Move] = []
 
+    /// Makes a change set from the indices of each kind of change.
     public init(removed: [Int] = [], inserted: [IndexedItem] = [], updated: [IndexedItem] = [], moved: [Move] = []) {
         self.removed = removed
         self.inserted = inserted

@@ -22,6 +22,8 @@ public struct QueryPredicate: Sendable {
     /// A further test, run on the query's background queue.
     public var test: (@Sendable (QueryItem) -> Bool)?
 
+    /// Makes a predicate: a part of the name, some types, and a further test; each left out matches
+    /// everything.
     public init(nameContains: String? = nil, types: [DocumentType] = [], where test: (@Sendable (QueryItem) -> Bool)? = nil) {
         self.nameContains = nameContains
         self.types = types
@@ -44,6 +46,7 @@ public struct QueryPredicate: Sendable {
 
 /// How a `DirectoryQuery` lists, orders and follows its folder.
 public struct QueryOptions: Sendable {
+    /// What the items are sorted by.
     public var sortKey: QuerySortKey
     /// False reverses the order (folders stay first when `foldersFirst` is set).
     public var ascending: Bool
@@ -69,6 +72,8 @@ public struct QueryOptions: Sendable {
     /// (without closing the connection) never leaves the listing hanging.
     public var remoteTimeout: Duration
 
+    /// Makes options; the defaults list a folder by name, folders first, hidden items left out, and
+    /// follow its changes.
     public init(
         sortKey: QuerySortKey = .name, ascending: Bool = true, foldersFirst: Bool = true, showsHidden: Bool = false,
         recursive: Bool = false, predicate: QueryPredicate? = nil, observesChanges: Bool = true,

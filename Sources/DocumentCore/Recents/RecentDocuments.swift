@@ -58,6 +58,7 @@ public final class RecentDocuments: @unchecked Sendable {
 
     /// A list over the files of `directories` (the process's XDG folders by default).
     /// - Parameters:
+    ///   - directories: the XDG folders whose `recently-used.xbel` is read and written.
     ///   - limit: how many entries of its own Dossier keeps (500 by default).
     ///   - resolveBudget: the search budget for one moved document while listing.
     ///   - listingBudget: the search budget for all moved documents of one listing.

@@ -9,9 +9,13 @@ public struct RecentItem: Sendable, Hashable, Codable {
     public let path: String?
     /// The name to show: the title a program gave it, else the file name.
     public let name: String
+    /// The MIME type the recording program gave, when it gave one.
     public let mimeType: String?
+    /// When the document was first recorded.
     public let added: Date?
+    /// When a program last recorded a change to the document.
     public let modified: Date?
+    /// When a program last opened the document.
     public let visited: Date?
     /// The programs that recorded it, by the names they registered ("Dossier", "gedit"…).
     public let applications: [String]

@@ -17,10 +17,15 @@ public protocol MountPrompt: AnyObject {
 public struct PasswordRequest: Sendable, Equatable {
     /// The server's own words ("Enter password for ssh as user@host").
     public let message: String
+    /// The user name to offer, when the server knows one.
     public let defaultUser: String
+    /// The domain to offer (SMB), when the server knows one.
     public let defaultDomain: String
+    /// Whether the server wants a user name.
     public let needsUser: Bool
+    /// Whether the server wants a password.
     public let needsPassword: Bool
+    /// Whether the server wants a domain (SMB).
     public let needsDomain: Bool
     /// The server allows connecting as a guest (anonymous FTP, a public SMB share).
     public let anonymousAllowed: Bool
@@ -29,6 +34,7 @@ public struct PasswordRequest: Sendable, Equatable {
     /// 1 for the first request; more after the server refused what was given.
     public let attempt: Int
 
+    /// Makes a request as GMountOperation's `ask-password` describes it.
     public init(message: String, defaultUser: String = "", defaultDomain: String = "", needsUser: Bool = false,
                 needsPassword: Bool = true, needsDomain: Bool = false, anonymousAllowed: Bool = false,
                 savingSupported: Bool = false, attempt: Int = 1) {
@@ -56,13 +62,18 @@ public enum PasswordRemembering: String, Sendable, CaseIterable {
 
 /// What the person gave for a `PasswordRequest`.
 public struct PasswordReply: Sendable, Equatable {
+    /// The user name given.
     public var user: String
+    /// The password given.
     public var password: String
+    /// The domain given (SMB).
     public var domain: String
     /// Connect as a guest: user and password are not sent.
     public var anonymous: Bool
+    /// How long GVFS keeps the password.
     public var remember: PasswordRemembering
 
+    /// Makes a reply; the defaults give nothing and keep the password only for this connection.
     public init(user: String = "", password: String = "", domain: String = "", anonymous: Bool = false,
                 remember: PasswordRemembering = .never) {
         self.user = user
@@ -75,10 +86,12 @@ public struct PasswordReply: Sendable, Equatable {
 
 /// A question a server asks (an unknown host key; files still open when unmounting).
 public struct MountQuestion: Sendable, Equatable {
+    /// The server's own words, translated by GVFS when it has a translation.
     public let message: String
     /// The answers offered, in the server's order (for a host key: log in, then cancel).
     public let choices: [String]
 
+    /// Makes a question with the answers offered, in the server's order.
     public init(message: String, choices: [String]) {
         self.message = message
         self.choices = choices

@@ -5,9 +5,12 @@ import Foundation
 /// Never a password (a `ServerAddress` has none). Small local file I/O: call it off the main
 /// thread.
 public struct RecentServers: Sendable {
+    /// The file the list is kept in (`recent-servers` in Dossier's data folder).
     public let file: URL
+    /// The most servers the list keeps.
     public let limit: Int
 
+    /// Makes the list kept in Dossier's data folder of `directories`, holding at most `limit` servers.
     public init(directories: UserDirectories = UserDirectories(), limit: Int = 10) {
         file = directories.dossierData.appendingPathComponent("recent-servers")
         self.limit = limit
@@ -60,6 +63,7 @@ public struct RecentServers: Sendable {
 
 /// Why the list of recent servers could not be saved.
 public enum RecentServersError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Writing the list failed: the file's path, then the system's reason.
     case notSaved(String, String)
 
     public var description: String {

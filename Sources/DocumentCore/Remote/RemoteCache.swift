@@ -22,6 +22,7 @@ public struct RemoteCache: Sendable {
     /// 2 GiB unless told.
     public static let defaultLimit: Int64 = 2 << 30
 
+    /// Makes a cache in `root` (`$XDG_CACHE_HOME/dossier/remote` by default) holding at most `limit` bytes.
     public init(root: URL? = nil, limit: Int64 = RemoteCache.defaultLimit) {
         self.root = root ?? URL(fileURLWithPath: String(cString: g_get_user_cache_dir()))
             .appendingPathComponent("dossier/remote", isDirectory: true)

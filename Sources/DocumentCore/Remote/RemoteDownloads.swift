@@ -4,6 +4,7 @@ import GObjectSupport
 
 /// How far a download has come.
 public struct DownloadProgress: Sendable, Equatable {
+    /// The bytes received so far.
     public let bytesDone: Int64
     /// The size the server announced (-1 when it did not say).
     public let bytesExpected: Int64
@@ -22,13 +23,16 @@ public struct DownloadProgress: Sendable, Equatable {
 /// few at a time and at GIO's low priority. A copy already in the cache, of the version the
 /// server has now, is returned without downloading.
 public final class RemoteDownloads: Sendable {
+    /// How soon a download starts.
     public enum Priority: Sendable {
+        /// At once (the previewer's item), or in turn with a few others at GIO's low priority (thumbnails).
         case userInitiated, background
     }
 
     /// The downloads of the process, into the default cache.
     public static let shared = RemoteDownloads()
 
+    /// The cache the copies are kept in.
     public let cache: RemoteCache
     /// How many background downloads run at once.
     let backgroundSlots: Int
@@ -45,6 +49,7 @@ public final class RemoteDownloads: Sendable {
     /// How many downloads this object started (for tests of sharing).
     var transfersStarted: Int { state.withLock { $0.transfersStarted } }
 
+    /// Makes downloads into `cache`, running at most `backgroundSlots` background downloads at once.
     public init(cache: RemoteCache = RemoteCache(), backgroundSlots: Int = 2) {
         self.cache = cache
         self.backgroundSlots = max(1, backgroundSlots)

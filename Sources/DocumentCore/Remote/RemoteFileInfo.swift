@@ -25,12 +25,15 @@ public struct RemoteFileInfo: Sendable, Hashable {
     public let name: String
     /// The name shown to people.
     public let displayName: String
+    /// The size in bytes the server reports.
     public let size: Int64
     /// The server's entity tag, when its backend has one (WebDAV, SMB, SFTP through GVFS).
     public let etag: String?
     /// Seconds since 1970, and the microseconds within it.
     public let modified: Int64
+    /// The microseconds past `modified`.
     public let modifiedMicroseconds: Int64
+    /// Whether it is a regular file (not a folder, a link or a special file).
     public let isRegularFile: Bool
 
     /// What tells this version of the file from another: the ETag, else size and time.

@@ -6,17 +6,20 @@ import Foundation
 public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     /// The protocols Dossier connects to (through GVFS's backends).
     public enum Scheme: String, CaseIterable, Sendable {
+        /// SSH file transfer, Windows shares (SMB), WebDAV over HTTP and over HTTPS, FTP, and NFS.
         case sftp, smb, dav, davs, ftp, nfs
 
         /// Other spellings GVFS takes for the same backends.
         static let aliases: [String: Scheme] = ["ssh": .sftp, "webdav": .dav, "webdavs": .davs]
     }
 
+    /// The protocol.
     public let scheme: Scheme
     /// The user name typed before `@`, if any.
     public let user: String?
     /// The host name or address (an IPv6 address without its brackets).
     public let host: String
+    /// The port typed after the host; nil for the protocol's usual one.
     public let port: Int?
     /// The folder on the server, starting with "/".
     public let path: String
@@ -57,6 +60,7 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         self.path = path.isEmpty ? "/" : (path.hasPrefix("/") ? path : "/" + path)
     }
 
+    /// Makes an address from its parts, without checking them; `path` gains a leading "/" when it has none.
     public init(scheme: Scheme, user: String? = nil, host: String, port: Int? = nil, path: String = "/") {
         self.scheme = scheme
         self.user = user
@@ -104,12 +108,18 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a typed address is not one Dossier can connect to.
 public enum ServerAddressError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing was typed.
     case empty
     /// No protocol: "host" or "user@host".
     case missingScheme(String)
+    /// The protocol is not one Dossier connects to (the protocol as typed).
     case unsupportedScheme(String)
+    /// The address names no host.
     case missingHost(String)
+    /// The port is not a number from 1 to 65535.
     case badPort(String)
+    /// The address cannot be read as one: spaces, control characters, a host with other characters
+    /// than a name or an address has, or more than 2048 characters.
     case malformed(String)
 
     public var description: String {

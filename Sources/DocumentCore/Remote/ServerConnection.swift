@@ -10,6 +10,7 @@ import GObjectSupport
 /// cancelled with it, and the call throws `.cancelled`.
 @MainActor
 public final class ServerConnection {
+    /// The server this connection mounts.
     public let address: ServerAddress
     /// How many passwords the server may refuse before the mount ends on `.wrongPassword`.
     public var maximumPasswordAttempts = 3
@@ -141,6 +142,7 @@ public final class ServerConnection {
 public enum MountRemovalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The person kept it (files still open there): nothing to report.
     case cancelled
+    /// GVFS refused (the mount's name, GIO's reason, and whether it was an eject).
     case failed(name: String, reason: String, eject: Bool)
 
     public var description: String {

@@ -13,7 +13,9 @@ public enum Sandbox {
 
     /// Where the input and output appear to the helper.
     public struct Paths: Sendable {
+        /// The input file's path as the helper sees it.
         public let input: String
+        /// The output file's path as the helper sees it.
         public let output: String
     }
 

@@ -7,10 +7,13 @@ import Synchronization
 public final class CancellationFlag: Sendable {
     private let flag = Atomic<Bool>(false)
 
+    /// Makes a flag that is not set.
     public init() {}
 
+    /// Sets the flag: the process group is killed at the runner's next look.
     public func cancel() { flag.store(true, ordering: .relaxed) }
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { flag.load(ordering: .relaxed) }
 }
 
@@ -18,16 +21,22 @@ public final class CancellationFlag: Sendable {
 /// capturing the start of its error output, and kills the whole group when it overruns its
 /// time: a hanging or crashing helper fails one file, never the caller.
 public struct SandboxedProcess: Sendable {
+    /// How the helper's run ended.
     public enum Outcome: Equatable, Sendable {
+        /// It exited with this status; `errors` is the start of its error output.
         case exited(Int32, errors: String)
+        /// A signal ended it (a crash, or a limit), with the signal's number.
         case signalled(Int32)
+        /// It ran past its timeout and its process group was killed.
         case timedOut
         /// Stopped through its `CancellationFlag`.
         case cancelled
     }
 
+    /// The program and its arguments, the program first (looked up in `PATH` when it has no "/").
     public let arguments: [String]
 
+    /// Makes a runner for the program and arguments in `arguments`, the program first.
     public init(arguments: [String]) { self.arguments = arguments }
 
     /// Runs the program to its end, or kills its whole process group at `timeout`, or as soon

@@ -2,9 +2,11 @@ import Foundation
 
 /// Why tags could not be read or written.
 public enum TagError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Nothing is at the location.
     case notFound(name: String)
     /// The item is on a remote location: tags live in extended attributes of local files.
     case notLocal(name: String)
+    /// The user may not read or write the item's extended attributes.
     case permissionDenied(name: String)
     /// The file system does not store user extended attributes and no fallback store is set.
     case notSupported(name: String, fileSystem: String)
@@ -12,6 +14,7 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible, Local
     case invalidTag(tag: String)
     /// The fallback store `tags.json` could not be read or written.
     case storeFailed(path: String, reason: String)
+    /// Any other failure, with the system's reason.
     case failed(name: String, reason: String)
 
     public var description: String {

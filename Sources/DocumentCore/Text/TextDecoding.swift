@@ -2,7 +2,9 @@ import Foundation
 
 /// Text read from a file, and the encoding it was read in.
 public struct DecodedText: Sendable, Equatable {
+    /// The text, without a byte order mark.
     public let text: String
+    /// The encoding the bytes were read in.
     public let encoding: TextEncoding
 }
 

@@ -13,6 +13,7 @@ public struct ThumbnailCache: Sendable {
     /// The cache's root, `$XDG_CACHE_HOME/thumbnails` unless given.
     public let root: URL
 
+    /// Makes a cache in `root`, `$XDG_CACHE_HOME/thumbnails` by default.
     public init(root: URL? = nil) {
         self.root = root ?? URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("thumbnails")
     }

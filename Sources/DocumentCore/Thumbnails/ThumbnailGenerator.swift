@@ -15,12 +15,17 @@ import GObjectSupport
 public final class ThumbnailGenerator: @unchecked Sendable {
     // @unchecked: the queue of jobs is guarded by `condition`; the rest is immutable.
 
+    /// Which representations a request wants delivered.
     public struct Representations: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The type's icon names, delivered at once.
         public static let icon = Representations(rawValue: 1)
+        /// A quick smaller picture, where one exists, before the thumbnail.
         public static let lowQuality = Representations(rawValue: 2)
+        /// The full thumbnail, from the cache or made.
         public static let thumbnail = Representations(rawValue: 4)
+        /// The icon, the quick picture and the thumbnail.
         public static let all: Representations = [.icon, .lowQuality, .thumbnail]
     }
 
@@ -35,26 +40,36 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         case thumbnail(Thumbnail)
     }
 
+    /// A full thumbnail: a PNG file, where it came from, and what made it.
     public struct Thumbnail: Sendable, Equatable {
-        public enum Origin: String, Sendable { case cache = "cached", generated }
+        /// Whether the thumbnail was valid in the cache or made for this request.
+        public enum Origin: String, Sendable { /** Found valid in the cache, or made for the request. */ case cache = "cached", generated }
         /// The PNG file (in the cache, or the output folder given to `thumbnail(of:…)`).
         public let url: URL
+        /// The cache size it was made at.
         public let size: ThumbnailSize
+        /// Whether it came from the cache or was made for this request.
         public let origin: Origin
         /// Which thumbnailer made it: "image", "pdf", "text", or an external one's name.
         public let thumbnailer: String
+        /// How long finding or making it took.
         public let duration: Duration
     }
 
+    /// What to thumbnail, at which size, and what to deliver.
     public struct Request: Sendable {
+        /// The file: a local path URL, or a remote URI (downloaded first, up to `remoteSizeLimit`).
         public var url: URL
         /// Logical pixels of the square the thumbnail should fill.
         public var size: Int
+        /// Device pixels per logical pixel: the thumbnail is made for `size` × `scale` pixels.
         public var scale: Int
+        /// The representations to deliver.
         public var representations: Representations
         /// Higher first; visible items should get a higher priority than the rest.
         public var priority: Int
 
+        /// Makes a request for the file at `url`, in a square of `size` logical pixels at `scale`.
         public init(url: URL, size: Int, scale: Int = 1, representations: Representations = .all, priority: Int = 0) {
             self.url = url
             self.size = size
@@ -80,6 +95,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         public func setPriority(_ priority: Int) { generator?.setPriority(id, priority) }
     }
 
+    /// The shared thumbnail cache thumbnails are read from and written to.
     public let cache: ThumbnailCache
     /// Where remote files are downloaded to be thumbnailed.
     public let downloads: RemoteDownloads
@@ -114,11 +130,14 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     private var nextID = 0
     private var started = 0
 
+    /// Makes a generator over the shared cache, with its own pool of worker threads.
     /// - Parameters:
+    ///   - cache: where thumbnails are looked up and stored (the desktop's shared cache by default).
     ///   - workers: threads that make thumbnails at once (default: one per core).
     ///   - timeout: how long an external thumbnailer may run.
     ///   - thumbnailerFolders: where `.thumbnailer` files are looked for (default: the
     ///     `thumbnailers` folder of `$XDG_DATA_HOME` and of each of `$XDG_DATA_DIRS`).
+    ///   - downloads: what brings remote files into the cache to be thumbnailed.
     public init(cache: ThumbnailCache = ThumbnailCache(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 timeout: Duration = .seconds(10), thumbnailerFolders: [URL]? = nil,
                 downloads: RemoteDownloads = .shared) {

@@ -7,10 +7,13 @@ import GObjectSupport
 /// (premultiplied, native byte order) in the worker's sealed memfd, their layout checked
 /// against it before anyone reads them.
 public struct ThumbnailPicture: Sendable {
+    /// The width in device pixels.
     public let width: Int
+    /// The height in device pixels (the number of rows).
     public let height: Int
     /// Bytes from one row to the next (at least `width` × 4).
     public let stride: Int
+    /// The worker's sealed memory that holds the rows.
     public let blob: SealedBlob
 
     /// The worker's pixels, once their layout is checked: a worker is not trusted to say where they lie.

@@ -1,9 +1,13 @@
 /// The sizes of the shared thumbnail cache (Thumbnail Managing Standard): a thumbnail of a
 /// size fits in a square of that many pixels.
 public enum ThumbnailSize: String, Sendable, CaseIterable, Codable, Comparable {
+    /// 128 pixels.
     case normal
+    /// 256 pixels.
     case large
+    /// 512 pixels.
     case xLarge = "x-large"
+    /// 1024 pixels.
     case xxLarge = "xx-large"
 
     /// The edge of the square, in pixels.

@@ -3,6 +3,7 @@ import Foundation
 /// Why something could not be moved to, restored from or deleted in the Trash, with a
 /// message a person can act on.
 public enum TrashError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Nothing is at the location.
     case notFound(name: String)
     /// The item is a remote location; only local files can go to the Trash so far.
     case notLocal(name: String)
@@ -13,6 +14,7 @@ public enum TrashError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     /// The item's file system has no trash folder that may be used (Trash spec: never copy
     /// to another file system instead).
     case noTrashOnVolume(name: String, volume: String, reason: String)
+    /// The user may not move the item or write in the trash folder.
     case permissionDenied(name: String)
     /// The trash record (`.trashinfo`) could not be written.
     case infoNotWritten(name: String, reason: String)

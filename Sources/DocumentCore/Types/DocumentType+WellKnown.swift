@@ -78,13 +78,19 @@ extension DocumentType {
     public static let plainText = DocumentType(uncheckedIdentifier: "text/plain")
     /// Program source in any language (an abstract group).
     public static let sourceCode = group("source-code")
+    /// Swift source code, `text/x-swift`.
     public static let swiftSource = DocumentType(uncheckedIdentifier: "text/x-swift")
     /// Any image: the `image/*` family.
     public static let image = family("image")
+    /// A PNG image, `image/png`.
     public static let png = DocumentType(uncheckedIdentifier: "image/png")
+    /// A JPEG image, `image/jpeg`.
     public static let jpeg = DocumentType(uncheckedIdentifier: "image/jpeg")
+    /// A GIF image, `image/gif`.
     public static let gif = DocumentType(uncheckedIdentifier: "image/gif")
+    /// An SVG drawing, `image/svg+xml`.
     public static let svg = DocumentType(uncheckedIdentifier: "image/svg+xml")
+    /// A PDF document, `application/pdf`.
     public static let pdf = DocumentType(uncheckedIdentifier: "application/pdf")
     /// Any audio: the `audio/*` family.
     public static let audio = family("audio")
@@ -92,22 +98,37 @@ extension DocumentType {
     public static let movie = family("video")
     /// Compressed or bundled files (an abstract group).
     public static let archive = group("archive")
+    /// A ZIP archive, `application/zip`.
     public static let zip = DocumentType(uncheckedIdentifier: "application/zip")
+    /// Any spreadsheet, of any office suite (an abstract group).
     public static let spreadsheet = group("spreadsheet")
+    /// Any presentation, of any office suite (an abstract group).
     public static let presentation = group("presentation")
+    /// Any word-processing document, of any office suite (an abstract group).
     public static let wordProcessing = group("word-processing")
+    /// A folder, `inode/directory`.
     public static let folder = DocumentType(uncheckedIdentifier: "inode/directory")
+    /// An HTML page, `text/html`.
     public static let html = DocumentType(uncheckedIdentifier: "text/html")
+    /// A Markdown text, `text/markdown`.
     public static let markdown = DocumentType(uncheckedIdentifier: "text/markdown")
+    /// Comma-separated values, `text/csv`.
     public static let csv = DocumentType(uncheckedIdentifier: "text/csv")
+    /// JSON data, `application/json`.
     public static let json = DocumentType(uncheckedIdentifier: "application/json")
+    /// An XML document, `application/xml`.
     public static let xml = DocumentType(uncheckedIdentifier: "application/xml")
     /// Any font file (an abstract group over `font/*` and the older `application/x-font-*`).
     public static let font = group("font")
+    /// A symbolic link, `inode/symlink` (an item has this type only when its target is missing).
     public static let symbolicLink = DocumentType(uncheckedIdentifier: "inode/symlink")
+    /// A named pipe, `inode/fifo`.
     public static let fifo = DocumentType(uncheckedIdentifier: "inode/fifo")
+    /// A Unix domain socket, `inode/socket`.
     public static let socket = DocumentType(uncheckedIdentifier: "inode/socket")
+    /// A character device, `inode/chardevice`.
     public static let characterDevice = DocumentType(uncheckedIdentifier: "inode/chardevice")
+    /// A block device, `inode/blockdevice`.
     public static let blockDevice = DocumentType(uncheckedIdentifier: "inode/blockdevice")
     /// An empty regular file.
     public static let empty = DocumentType(uncheckedIdentifier: "application/x-zerosize")

@@ -23,6 +23,8 @@ public enum BrowserLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// How the browser lays out a location's items.
 public enum BrowserViewMode: String, Sendable, CaseIterable {
+    /// Icons in a grid, with thumbnails.
     case grid
+    /// Rows with columns for the name, size, kind and modification date.
     case list
 }

@@ -6,12 +6,17 @@ import Foundation
 public struct BrowserSort: Codable, Hashable, Sendable {
     /// What items are ordered by.
     public enum Key: String, Codable, Hashable, Sendable, CaseIterable {
+        /// The name (natural order: "2" before "10"), the size, the kind of document, or the
+        /// modification date.
         case name, size, kind, modified
     }
 
+    /// What items are ordered by.
     public var key: Key
+    /// Whether the order is reversed (folders stay first).
     public var reversed: Bool
 
+    /// Makes an order by `key`, reversed when `reversed` is set.
     public init(key: Key = .name, reversed: Bool = false) {
         self.key = key
         self.reversed = reversed
@@ -57,7 +62,9 @@ public struct BrowserSort: Codable, Hashable, Sendable {
 
 /// The icon sizes of the grid's zoom levels, in logical pixels.
 public enum BrowserZoom {
+    /// The icon sizes, smallest first: a zoom level is an index into this list.
     public static let iconSizes = [64, 96, 128, 192, 256]
+    /// The zoom level a new browser starts at (96 pixels).
     public static let defaultLevel = 1
 
     static func clamp(_ level: Int) -> Int { min(max(level, 0), iconSizes.count - 1) }

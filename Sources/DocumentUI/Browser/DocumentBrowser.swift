@@ -22,6 +22,7 @@ public final class DocumentBrowser {
     /// Search toggle, view-mode toggle and view menu, for the end of the window's header bar.
     public let headerControls: Widget
 
+    /// The location shown now; `go(to:)` changes it.
     public private(set) var location: BrowserLocation
     /// Called after every navigation, with the new location.
     public var locationDidChange: ((BrowserLocation) -> Void)?
@@ -148,19 +149,23 @@ public final class DocumentBrowser {
         show(location)
     }
 
+    /// Shows the location before the current one, if there is one; the current one goes on the forward stack.
     public func goBack() {
         guard let target = history.goBack(from: location) else { return }
         location = target
         show(target)
     }
 
+    /// Shows the location `goBack()` left, if there is one.
     public func goForward() {
         guard let target = history.goForward(from: location) else { return }
         location = target
         show(target)
     }
 
+    /// Whether there is a location to go back to.
     public var canGoBack: Bool { history.canGoBack }
+    /// Whether there is a location to go forward to.
     public var canGoForward: Bool { history.canGoForward }
 
     /// Goes to the folder that holds the current one.
@@ -206,6 +211,7 @@ public final class DocumentBrowser {
 
     // MARK: View state
 
+    /// Whether items show as a grid of icons or as a list with columns.
     public var viewMode: BrowserViewMode = .grid {
         didSet {
             guard viewMode != oldValue else { return }
@@ -218,6 +224,7 @@ public final class DocumentBrowser {
         }
     }
 
+    /// The order items are shown in; Recents and the Trash keep their own order until one is chosen.
     public var sort = BrowserSort() {
         didSet {
             guard sort != oldValue else { return }
@@ -244,6 +251,7 @@ public final class DocumentBrowser {
         actionGroup.setState("sort-reversed", own ? false : sort.reversed)
     }
 
+    /// Whether names starting with "." and those in a folder's `.hidden` file are shown.
     public var showsHidden = false {
         didSet {
             guard showsHidden != oldValue else { return }

@@ -5,19 +5,29 @@ import Foundation
 /// them itself; `rename` needs the host (through the delegate), and `custom` names one of the
 /// app's `DocumentBrowserAction`s.
 public enum DocumentAction: Hashable, Sendable {
+    /// Opens the documents in their default applications.
     case open
+    /// Offers the installed applications that open the documents, to open them with one.
     case openWith
+    /// Shows the documents in the previewer.
     case preview
     /// Inline in the host's view: only the host can do it.
     case rename
+    /// Makes a copy of each document beside it ("report (copy).pdf").
     case duplicate
+    /// Moves the documents to the Trash (a remote one to its server's own trash, where it has one).
     case moveToTrash
     /// The files themselves, as GNOME Files copies them (`x-special/gnome-copied-files`).
     case copy
+    /// Copies the documents' paths (URIs for remote ones) as text, one a line.
     case copyPath
+    /// The tags submenu, which adds and removes tags on the documents.
     case tags
+    /// Adds the documents to the favorites, or removes them when all of them are favorites already.
     case addToFavorites
+    /// Shows the documents selected in the file manager, or opens their folder.
     case showInFolder
+    /// Shows the document's properties window.
     case properties
     /// GTK's print dialog, for a document whose type Dossier prints (`DocumentPrinter`).
     case print
@@ -84,12 +94,14 @@ public struct DocumentBrowserAction: Sendable, Identifiable {
     public let supportedTypes: [DocumentType]
     /// Whether it can run on several documents at once.
     public let supportsMultipleItems: Bool
+    /// Where the action is offered: the options menu, the browser's header, or both.
     public let availability: Availability
     /// Runs the action on the documents; when nil, the delegate's `perform(.custom(identifier))` does.
     public let handler: (@MainActor @Sendable ([URL]) -> Void)?
 
     public var id: String { identifier }
 
+    /// Makes an action; a nil `handler` leaves it to the delegate's `perform(.custom(identifier))`.
     public init(identifier: String, title: String, iconName: String? = nil, supportedTypes: [DocumentType] = [],
                 supportsMultipleItems: Bool = false, availability: Availability = [.menu],
                 handler: (@MainActor @Sendable ([URL]) -> Void)? = nil) {

@@ -20,6 +20,7 @@ public final class DocumentInteractionController {
     public let urls: [URL]
     /// The document (the first of several).
     public var url: URL { urls[0] }
+    /// Told before and after the controller does things, and asked to do what only the host can; held weakly.
     public weak var delegate: (any DocumentInteractionDelegate)?
     /// Handed to the app that opens the documents, in its environment as `DOSSIER_ANNOTATION`
     /// (set through GAppLaunchContext's `setenv`; D-Bus activated apps do not see it).

@@ -21,12 +21,18 @@ public protocol DocumentInteractionDelegate: AnyObject {
     /// The part of `sourceWidget` the zoom starts from, in its coordinates; nil: all of it.
     func sourceRectangle(for controller: DocumentInteractionController) -> GdkRectangle?
 
+    /// The previewer is about to show the documents.
     func documentInteractionControllerWillBeginPreview(_ controller: DocumentInteractionController)
+    /// The previewer was presented.
     func documentInteractionControllerDidBeginPreview(_ controller: DocumentInteractionController)
+    /// The previewer is about to close.
     func documentInteractionControllerWillEndPreview(_ controller: DocumentInteractionController)
+    /// The previewer closed.
     func documentInteractionControllerDidEndPreview(_ controller: DocumentInteractionController)
 
+    /// `menu` is about to be shown.
     func documentInteractionController(_ controller: DocumentInteractionController, willPresent menu: DocumentMenu)
+    /// `menu` was closed, with or without a choice.
     func documentInteractionController(_ controller: DocumentInteractionController, didDismiss menu: DocumentMenu)
 
     /// The documents are about to be handed to `application`.
@@ -52,11 +58,17 @@ extension DocumentInteractionDelegate {
     public func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>? { nil }
     public func sourceWidget(for controller: DocumentInteractionController) -> Widget? { nil }
     public func sourceRectangle(for controller: DocumentInteractionController) -> GdkRectangle? { nil }
+    /// Does nothing.
     public func documentInteractionControllerWillBeginPreview(_ controller: DocumentInteractionController) {}
+    /// Does nothing.
     public func documentInteractionControllerDidBeginPreview(_ controller: DocumentInteractionController) {}
+    /// Does nothing.
     public func documentInteractionControllerWillEndPreview(_ controller: DocumentInteractionController) {}
+    /// Does nothing.
     public func documentInteractionControllerDidEndPreview(_ controller: DocumentInteractionController) {}
+    /// Does nothing.
     public func documentInteractionController(_ controller: DocumentInteractionController, willPresent menu: DocumentMenu) {}
+    /// Does nothing.
     public func documentInteractionController(_ controller: DocumentInteractionController, didDismiss menu: DocumentMenu) {}
     public func documentInteractionController(_ controller: DocumentInteractionController,
                                               willBeginSendingTo application: Application) {}
@@ -76,11 +88,17 @@ extension DocumentInteractionDelegate {
 
 /// Why an action on documents did not complete.
 public enum InteractionError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// Opening the documents failed.
     case launch(LaunchProblem)
+    /// A file operation (duplicate, move to Trash) failed.
     case fileOperation(FileOperationError)
+    /// Reading or changing tags failed.
     case tags(TagError)
+    /// Adding or removing favorites failed.
     case favorites(FavoritesError)
+    /// Setting a default application or starting one failed.
     case application(ApplicationError)
+    /// Printing failed.
     case print(PrintError)
 
     public var description: String {

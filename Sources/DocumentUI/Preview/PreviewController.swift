@@ -11,7 +11,9 @@ import GObjectSupport
 /// (items of a type Dossier prints).
 @MainActor
 public final class PreviewController {
+    /// Gives the items to show; held weakly (keep it alive, as `PreviewItemList` is kept by its owner).
     public weak var dataSource: (any PreviewDataSource)?
+    /// Told when the previewer closes; held weakly.
     public weak var delegate: (any PreviewDelegate)?
 
     /// When set, Left/Right/Up/Down are handed to it instead of moving between items (the
@@ -25,6 +27,7 @@ public final class PreviewController {
         didSet { applyHostActions() }
     }
 
+    /// Whether the previewer window is shown.
     public private(set) var isPresented = false
     private var window: PreviewWindow?
     private var pages: [Int: PreviewPage] = [:]
@@ -41,6 +44,7 @@ public final class PreviewController {
     /// its own document); nil: the previewer makes one.
     var interactionProvider: ((PreviewItem) -> DocumentInteractionController?)?
 
+    /// Makes a previewer with no items; set a data source, then `present` it.
     public init() {}
 
     /// The index of the item shown; setting it shows that item.
@@ -49,6 +53,7 @@ public final class PreviewController {
         set { show(newValue) }
     }
 
+    /// How many items the data source has (0 without one).
     public var numberOfItems: Int { dataSource.map { $0.numberOfItems(in: self) } ?? 0 }
 
     /// The item shown, if any.

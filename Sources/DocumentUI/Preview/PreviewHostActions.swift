@@ -19,6 +19,7 @@ public struct PreviewHostAction: Sendable {
     /// Runs once the previewer has closed, with the item it showed.
     public let perform: @MainActor @Sendable (PreviewItem) -> Void
 
+    /// Makes a host action; `perform` runs once the previewer has closed.
     public init(name: String, label: String, key: UInt32 = 0, foldersOnly: Bool = false,
                 perform: @escaping @MainActor @Sendable (PreviewItem) -> Void) {
         self.name = name

@@ -18,8 +18,10 @@ public enum DocumentPrinter {
     /// above `parent`, with its preview. True when it was sent to the printer, false when the
     /// dialog was cancelled; returns once GTK is done with the job.
     /// - Parameters:
+    ///   - url: the document to print.
     ///   - type: the document's type; read from its contents when nil.
     ///   - title: the name the dialog and the printer's queue show (the file's name when nil).
+    ///   - parent: the window the dialog stays above; nil for none.
     @discardableResult
     public static func presentPrintDialog(for url: URL, type: DocumentType? = nil, title: String? = nil,
                                           transientFor parent: UnsafeMutablePointer<GtkWindow>?) async throws(PrintError) -> Bool {

@@ -26,11 +26,15 @@ public struct FontSpecimen: Sendable {
         /// `cairo_hint_metrics_t` values); subpixel antialiasing is drawn grey (there is no
         /// background to draw it on).
         public var antialias: Int32 = 0
+        /// cairo's hint style (a `cairo_hint_style_t` value).
         public var hintStyle: Int32 = 0
+        /// cairo's hint metrics (a `cairo_hint_metrics_t` value).
         public var hintMetrics: Int32 = 0
         /// Whether glyphs are placed on whole pixels (`pango_context_set_round_glyph_positions`).
         public var roundsGlyphPositions = true
 
+        /// Describes lines wrapped at `width` logical pixels, drawn at `scale` and `dpi` in
+        /// `color`, with cairo's default font options.
         public init(width: Int, scale: Int, dpi: Double, color: (red: Double, green: Double, blue: Double, alpha: Double)) {
             self.width = width
             self.scale = scale
@@ -79,11 +83,13 @@ public struct FontSpecimen: Sendable {
 
     /// One line of the specimen (wrapped into several rows when it is wider than the appearance's width).
     public struct Line: Sendable {
+        /// What the line shows: the name, an alphabet or a sample.
         public let role: Role
         /// What the line says (its accessible text).
         public let text: String
         /// Its size in points.
         public let points: Int
+        /// The line's drawn pixels.
         public let pixels: Pixels
     }
 
@@ -91,17 +97,24 @@ public struct FontSpecimen: Sendable {
     /// the machine's byte order), `stride` bytes apart, from `offset` in `blob`; `scale` pixels to a
     /// logical pixel. Checked against the blob's size: the worker that made them is not trusted.
     public struct Pixels: Sendable {
+        /// The sealed memory that holds the pixels.
         public let blob: SealedBlob
+        /// Where the line's first row starts in `blob`, in bytes.
         public let offset: Int
+        /// The width in device pixels.
         public let width: Int
+        /// The number of rows, in device pixels.
         public let height: Int
+        /// The bytes from the start of one row to the start of the next.
         public let stride: Int
+        /// Device pixels per logical pixel.
         public let scale: Int
         /// The rows of the line's box (what a label of the line would take); ink above or below
         /// it (tall accents, deep descenders) is in the rows around.
         public let box: Range<Int>
     }
 
+    /// The font's family name ("DejaVu Sans").
     public let family: String
     /// The style of the first face ("Bold Italic"), when the font names it.
     public let style: String?

@@ -4,7 +4,9 @@ import Foundation
 /// `stride` bytes apart, from `offset` in the blob. The layout has been checked against the
 /// blob's size, so every row lies inside it.
 public struct ImagePixels: Sendable {
+    /// The width in pixels.
     public let width: Int32
+    /// The height in pixels (the number of rows).
     public let height: Int32
     /// Bytes from one row to the next.
     public let stride: Int
@@ -34,15 +36,19 @@ public struct ImagePixels: Sendable {
 
 /// An image decoded for showing: one picture, or an animation's frames.
 public enum DecodedImage: Sendable {
+    /// A single picture.
     case still(StillImage)
+    /// An animation's frames (an animated GIF, WebP or cursor).
     case animation(ImageAnimation)
 }
 
 /// A still image (or an SVG drawn at a size), upright as its EXIF orientation says.
 public struct StillImage: Sendable {
+    /// The decoded pixels.
     public let pixels: ImagePixels
     /// The image's own size, from its header (an SVG's intrinsic size; 0 when it has none).
     public let fullWidth: Int32
+    /// The image's own height, from its header (0 when it has none).
     public let fullHeight: Int32
     /// The long side it was decoded at (its own for an image decoded whole).
     public let edge: Int32
@@ -52,6 +58,7 @@ public struct StillImage: Sendable {
 
 /// An animation's frames, composited at the animation's size, in one memfd.
 public struct ImageAnimation: Sendable {
+    /// The frames in the order they play, each at the animation's size.
     public let frames: [ImagePixels]
     /// How long each frame shows, in milliseconds.
     public let delays: [Int]

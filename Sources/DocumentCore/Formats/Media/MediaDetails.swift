@@ -3,11 +3,15 @@ import Foundation
 /// What a media file holds, as GStreamer's discoverer found it in a decoder worker, checked by
 /// the caller: whether it has sound and moving pictures, its tags and its embedded cover art.
 public struct MediaDetails: Sendable {
+    /// The title tag, when the file has one.
     public var title: String?
+    /// The artist tag, when the file has one.
     public var artist: String?
+    /// The album tag, when the file has one.
     public var album: String?
     /// Moving pictures (a still image stream, such as an MP3's cover, is not video).
     public var hasVideo: Bool
+    /// Whether it has a sound stream.
     public var hasAudio: Bool
     /// How long it plays, when the container says.
     public var duration: Duration?

@@ -58,6 +58,8 @@ public final class DecoderWorker: @unchecked Sendable {
         /// Wall-clock time for one request.
         public var timeout: Duration = .seconds(60)
 
+        /// The default limits: 4 GiB of address space, 30 s of CPU a request, 600 s in all, results
+        /// up to 1 GiB, 60 s a request.
         public init() {}
     }
 
@@ -77,11 +79,15 @@ public final class DecoderWorker: @unchecked Sendable {
 
     /// A result: small values by name, and the large one (pixels), when there is one.
     public struct Output: Sendable {
+        /// Small results by name (sizes, counts, text), as the worker sent them: check them before use.
         public let values: [String: String]
+        /// The large result (pixels, a listing) in a sealed memfd, when there is one.
         public let blob: SealedBlob?
     }
 
+    /// How the worker is confined (bubblewrap and seccomp, or seccomp and limits only).
     public let confinement: Confinement
+    /// What the worker may use.
     public let limits: Limits
     private let executable: String
     private let testFormats: Bool

@@ -39,6 +39,7 @@ public final class BrowserSidebar {
     var menuItem: SidebarItem?
     var popover: Widget?
 
+    /// Makes the sidebar with its rows, kept current while it lives.
     public init() {
         listBox = gtk_list_box_new()
         gtk_widget_add_css_class(listBox, "navigation-sidebar")

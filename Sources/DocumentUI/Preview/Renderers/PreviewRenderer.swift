@@ -11,6 +11,7 @@ public protocol PreviewRenderer: AnyObject {
     /// the item's conformance chain wins (a concrete type beats a family or group).
     static var supportedTypes: [DocumentType] { get }
 
+    /// Makes the renderer and its empty `view`; the registry makes one per item shown.
     init()
 
     /// The widget that shows the item.
@@ -43,13 +44,18 @@ extension PreviewRenderer {
     public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) {}
 }
 
+/// A zoom the previewer asks of its renderer (the `+`, `-`, `0` and `1` keys, and pinching).
 public enum ZoomChange: Sendable {
+    /// Larger by one step, smaller by one step, the whole item fitted in the window (`0`), or its
+    /// actual size (`1`).
     case zoomIn, zoomOut, fit, actualSize
 }
 
 /// Why an item could not be previewed, as the error page says it.
 public struct PreviewError: Error, Sendable, CustomStringConvertible {
+    /// What the error page says, already translated.
     public let message: String
+    /// Makes an error with a message a person can act on, already translated.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
@@ -58,6 +64,7 @@ public struct PreviewError: Error, Sendable, CustomStringConvertible {
 /// previewers (`.previewer` files).
 @MainActor
 public final class PreviewRendererRegistry {
+    /// The registry the previewer uses.
     public static let shared = PreviewRendererRegistry()
 
     @MainActor

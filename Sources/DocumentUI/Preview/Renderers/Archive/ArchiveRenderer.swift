@@ -38,6 +38,7 @@ public final class ArchiveRenderer: PreviewRenderer {
         "application/x-lzma", "application/x-lzip", "application/x-compress",
     ]
 
+    /// Makes a renderer that lists an archive's contents.
     public init() {
         note = makeLabel("", classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(note), 0)

@@ -7,10 +7,12 @@ import Foundation
 /// renderer for its kind.
 @MainActor
 public class ConvertedRenderer {
+    /// The widget that holds the converted file's renderer.
     public let view: Widget
     private var inner: (any PreviewRenderer)?
     private var failureHandler: (@MainActor (PreviewError) -> Void)?
 
+    /// Makes the renderer with an empty `view`.
     public init() {
         view = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
     }
@@ -30,8 +32,11 @@ public class ConvertedRenderer {
         try await renderer.load(PreviewItem(url: file, title: item.displayTitle), type: type)
     }
 
+    /// Passes the zoom on to the converted file's renderer.
     public func zoom(_ change: ZoomChange) { inner?.zoom(change) }
+    /// Copies through the converted file's renderer; false before it is shown.
     public func copy() -> Bool { inner?.copy() ?? false }
+    /// Keeps `handler` for the converted file's renderer.
     public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
 }
 
@@ -42,6 +47,7 @@ public final class ExternalPreviewRenderer: ConvertedRenderer, PreviewRenderer {
     public static let supportedTypes: [DocumentType] = []
     var previewer: ExternalPreviewer?
 
+    /// Makes a renderer for an installed previewer; the registry gives it the previewer.
     public required override init() { super.init() }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {

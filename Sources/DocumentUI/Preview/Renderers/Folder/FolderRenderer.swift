@@ -20,6 +20,7 @@ public final class FolderRenderer: PreviewRenderer {
     /// True from a count until the page is next hidden: the showing it was made for.
     private var isCountFresh = false
 
+    /// Makes a renderer that shows a folder's contents.
     public init() {
         view = dossier_status_page_new()
         connectSignal(raw(view), "map") { [weak self] in MainActor.assumeIsolated { self?.countAfterFirstFrame() } }

@@ -26,6 +26,7 @@ public final class FontRenderer: PreviewRenderer {
     private var redrawing = false
     private var styleWatches: [SignalConnection] = []
 
+    /// Makes a renderer that shows a font's specimen.
     public init() {
         column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
         gtk_widget_set_margin_top(column, 24)

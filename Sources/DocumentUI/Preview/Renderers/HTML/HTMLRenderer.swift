@@ -28,6 +28,7 @@ public final class HTMLRenderer: PreviewRenderer {
 
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
+    /// Makes a renderer that shows an HTML page (WebKitGTK, without network access).
     public init() {
         banner = dossier_banner_new(tr("Remote content was blocked"), tr("Load Remote Content"))
         view = makeBox(GTK_ORIENTATION_VERTICAL, [banner])

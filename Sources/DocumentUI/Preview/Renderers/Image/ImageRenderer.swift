@@ -32,6 +32,7 @@ public final class ImageRenderer: PreviewRenderer {
     private var isVector = false
     private var upgrading = false
 
+    /// Makes a renderer that shows a picture or an animation.
     public init() {
         picture = gtk_picture_new()
         gtk_picture_set_can_shrink(cast(picture), 1)

@@ -11,6 +11,7 @@ public final class InfoRenderer: PreviewRenderer {
                                                          .blockDevice]
     public let view: Widget
 
+    /// Makes a renderer that shows an item's icon, name, kind, size and date.
     public init() {
         view = dossier_status_page_new()
     }

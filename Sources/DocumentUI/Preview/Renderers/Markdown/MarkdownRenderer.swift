@@ -36,6 +36,7 @@ public final class MarkdownRenderer: PreviewRenderer {
     /// Link schemes a click may open; anything else (`javascript:`, `data:`…) is ignored.
     nonisolated static let openableSchemes: Set<String> = ["http", "https", "mailto", "ftp", "file"]
 
+    /// Makes a renderer that shows a Markdown text formatted.
     public init() {
         note = makeLabel("", classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(note), 0)

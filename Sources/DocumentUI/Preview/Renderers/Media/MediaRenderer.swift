@@ -31,6 +31,7 @@ public final class MediaRenderer: PreviewRenderer {
     /// An audio page's wait for its stream, after the page is shown.
     private var preparing: Task<Void, Never>?
 
+    /// Makes a renderer that plays audio and video.
     public init() {
         content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
         gtk_widget_set_vexpand(content, 1)

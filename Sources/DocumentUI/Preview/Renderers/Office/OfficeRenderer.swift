@@ -13,6 +13,7 @@ public final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.wordProcessing, .spreadsheet, .presentation]
     nonisolated static let timeout: Duration = .seconds(60)
 
+    /// Makes a renderer that shows an office document converted to PDF by LibreOffice.
     public required override init() { super.init() }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {

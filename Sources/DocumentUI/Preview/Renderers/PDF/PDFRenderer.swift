@@ -51,6 +51,7 @@ public final class PDFRenderer: PreviewRenderer {
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
     public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
 
+    /// Makes a renderer that shows a PDF's pages.
     public init() {
         column = gtk_box_new(GTK_ORIENTATION_VERTICAL, Self.pageSpacing)
         gtk_widget_set_margin_top(column, 12)

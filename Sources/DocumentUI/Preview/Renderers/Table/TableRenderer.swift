@@ -16,6 +16,7 @@ public final class TableRenderer: PreviewRenderer {
     private var table: DelimitedTable?
     private var virtualTable: VirtualTable?
 
+    /// Makes a renderer that shows comma- or tab-separated values as a table.
     public init() {
         note = makeLabel("", classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(note), 0)

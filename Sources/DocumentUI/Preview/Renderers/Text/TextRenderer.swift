@@ -22,6 +22,7 @@ public final class TextRenderer: PreviewRenderer {
     /// Counts the texts put in the buffer: the rest of an older one must not follow a newer.
     private var generation = 0
 
+    /// Makes a renderer that shows plain text and source code.
     public init() {
         let buffer = gtk_source_buffer_new(nil)
         source = gtk_source_view_new_with_buffer(buffer)

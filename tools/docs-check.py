@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""Lists every public symbol of the given modules that has no documentation comment.
+
+Usage: docs-check.py SYMBOL_GRAPH_DIR MODULE...
+
+Reads the symbol graphs `swift package dump-symbol-graph` wrote (MODULE.symbols.json and the
+MODULE@Other.symbols.json of its extensions to other modules' types), prints one line per public
+or open symbol without a doc comment, as FILE:LINE: Module.Path (kind), then a count per module,
+and exits with 1 if any symbol was listed (2 if a module's symbol graph is missing).
+
+A symbol counts as documented when DocC shows a comment for it: its own `///` comment, or the
+one it inherits as the implementation of a documented protocol requirement (`description`,
+`errorDescription`, `==`, or a requirement of the module's own protocols). Members the compiler
+synthesizes are left out of the graphs (--skip-synthesized-members).
+"""
+
+import json
+import os
+import sys
+from urllib.parse import unquote, urlparse
+
+
+def graph_files(directory, module):
+    """The module's own symbol graph and those of its extensions to other modules, in
+    `directory` or in its subfolder named after the module (as `make docs` lays them out)."""
+    if os.path.isdir(os.path.join(directory, module)):
+        directory = os.path.join(directory, module)
+    names = sorted(os.listdir(directory))
+    own = f"{module}.symbols.json"
+    return [os.path.join(directory, name) for name in names
+            if name == own or (name.startswith(f"{module}@") and name.endswith(".symbols.json"))]
+
+
+def is_documented(symbol):
+    comment = symbol.get("docComment") or {}
+    return any(line.get("text", "").strip() for line in comment.get("lines", []))
+
+
+def where(symbol, root):
+    location = symbol.get("location")
+    if not location:
+        return "(no source location)"
+    path = unquote(urlparse(location["uri"]).path)
+    if path.startswith(root + os.sep):
+        path = os.path.relpath(path, root)
+    return f"{path}:{location['position']['line'] + 1}"
+
+
+def main(arguments):
+    if len(arguments) < 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    directory, modules = arguments[0], arguments[1:]
+    root = os.getcwd()
+    missing_total = 0
+    counts = []
+    for module in modules:
+        files = graph_files(directory, module) if os.path.isdir(directory) else []
+        if not files:
+            print(f"docs-check: no symbol graph for {module} in {directory} (make docs makes them)",
+                  file=sys.stderr)
+            return 2
+        seen = {}
+        for file in files:
+            with open(file, encoding="utf-8") as handle:
+                for symbol in json.load(handle)["symbols"]:
+                    if symbol.get("accessLevel") in ("public", "open"):
+                        seen.setdefault(symbol["identifier"]["precise"], symbol)
+        missing = [symbol for symbol in seen.values() if not is_documented(symbol)]
+        lines = sorted((where(symbol, root), ".".join([module] + symbol["pathComponents"]),
+                        symbol["kind"]["displayName"]) for symbol in missing)
+        for place, name, kind in lines:
+            print(f"{place}: {name} ({kind})")
+        counts.append(f"{module}: {len(seen)} public symbols, {len(missing)} without documentation")
+        missing_total += len(missing)
+    for line in counts:
+        print(line)
+    return 1 if missing_total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
