@@ -70,7 +70,7 @@ final class RemoteBrowserActionsTests: XCTestCase {
         XCTAssertTrue(eventually {
             let shown = self.names()
             return shown.contains { $0.hasSuffix(": summary.txt") } && !shown.contains { $0.hasSuffix(": draft.txt") }
-        }, "\(kind): the item shows its new name: \(names())")
+        }, "\(kind): the item shows its new name: \(names()) (dossier still running: \(app.map { kill($0, 0) == 0 } ?? false))")
         Screenshots.take("remote-rename-2-renamed-\(kind)")
     }
 
