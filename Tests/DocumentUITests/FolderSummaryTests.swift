@@ -1,5 +1,6 @@
 import CGtk
 @testable import DocumentUI
+import DossierFixtures
 import Foundation
 import XCTest
 

@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import DocumentCore
+import DossierFixtures
 import Foundation
 import GObjectSupport
 @testable import DocumentUI

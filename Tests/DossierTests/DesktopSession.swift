@@ -43,18 +43,12 @@ enum DesktopSession {
         return process
     }
 
+    /// Runs a program to its end and returns what it printed (`OtherProgram.output(of:)`,
+    /// through popen: in a test process where GLib or GVFS ran, Foundation's Process lost its
+    /// children's exits).
     @discardableResult
     static func run(_ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        OtherProgram.output(of: arguments)
     }
 
     /// Key presses, each followed by a short pause that only paces the input: what a key does
@@ -80,11 +74,7 @@ enum DesktopSession {
     /// A screenshot of the whole screen, kept in the test log folder.
     @discardableResult
     static func screenshot(_ name: String) -> URL {
-        let folder = Screenshots.folder
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent(name + ".png")
-        run(["/usr/bin/import", "-window", "root", file.path])
-        return file
+        Screenshots.take(name)
     }
 
     /// Takes screenshots until two in a row show `region` alike (what is drawn there has come to

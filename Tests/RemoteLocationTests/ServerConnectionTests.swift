@@ -135,9 +135,9 @@ private enum Scenarios {
         let task = Task { @MainActor in
             do throws(ServerConnectionError) { box.result = .success(try await connection.mount()) } catch { box.result = .failure(error) }
         }
-        XCTAssertTrue(spinMainContext { prompt.isWaiting || box.result != nil }, "the prompt was asked")
+        XCTAssertTrue(spin { prompt.isWaiting || box.result != nil }, "the prompt was asked")
         task.cancel()
-        XCTAssertTrue(spinMainContext { box.result != nil })
+        XCTAssertTrue(spin { box.result != nil })
         let result = box.result
         XCTAssertEqual(result?.failure, .cancelled, "\(String(describing: result))")
         XCTAssertTrue(prompt.withdrawn, "the open dialog was withdrawn")
@@ -158,7 +158,7 @@ private enum Scenarios {
         Task { @MainActor in
             do throws(E) { box.result = .success(try await body()) } catch { box.result = .failure(error) }
         }
-        XCTAssertTrue(spinMainContext(timeout: 120) { box.result != nil }, "GVFS answered")
+        XCTAssertTrue(spin(timeout: 120) { box.result != nil }, "GVFS answered")
         return box.result
     }
 }
@@ -173,22 +173,6 @@ extension Result {
         if case .failure(let error) = self { return error }
         return nil
     }
-}
-
-/// Runs the main GLib context (GIO's callbacks, and main-actor tasks through the bridge)
-/// until `condition` holds.
-@MainActor
-func spinMainContext(timeout: TimeInterval = 60, until condition: () -> Bool) -> Bool {
-    MainLoopBridge.install()
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        var rounds = 0
-        while rounds < 50, g_main_context_iteration(nil, 0) != 0 { rounds += 1 }
-        if condition() { return true }
-        usleep(2000)
-    }
-    return condition()
 }
 
 /// The person at the dialogs, scripted: the passwords typed one request after another (then

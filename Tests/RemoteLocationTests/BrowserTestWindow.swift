@@ -1,0 +1,1 @@
+../DocumentUITests/BrowserTestWindow.swift
