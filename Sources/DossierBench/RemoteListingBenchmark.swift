@@ -21,7 +21,7 @@ import Foundation
 enum RemoteListingBenchmark {
     static let fileCount = 1_000
     static let folderName = "1000 files"
-    /// The slow line's pace: a listing of 1,000 entries (about 130 KB of SFTP replies) then
+    /// The slow line's pace: a listing of 1,000 entries (roughly 130 KB of SFTP replies) then
     /// takes about half a second, long enough to tell the first items from the last.
     static let slowLine = 256 << 10
     /// Both windows get Dossier's default size (Nautilus is told through its settings).
