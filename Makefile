@@ -139,8 +139,8 @@ test-distros: deps
 	bash tools/distro-test.sh
 
 # Speed, measured against a peer in the same run (ratios, medians). The previewer is timed
-# against Sushi, and the browser against Nautilus, under their own display and session bus,
-# with private XDG folders.
+# against Sushi, and the browser (local and remote folders) against Nautilus, under their own
+# display and session bus, with private XDG folders.
 BENCH_HOME := $(BUILD)/bench-home
 # Where the previewer bench makes its inputs once (make bench-distros shows the host's in its chroots).
 BENCH_INPUTS ?= $(BUILD)/bench-inputs
@@ -150,9 +150,13 @@ BENCH_BUILD := $(BUILD_DIR)/static
 
 # The benches' session: fresh private XDG folders, then a command under its own X display and
 # D-Bus session bus (`$(BENCH_SESSION) COMMAND`).
-FRESH_BENCH_HOME = rm -rf $(BENCH_HOME) && mkdir -p $(BENCH_HOME)/data/dbus-1/services $(BENCH_HOME)/cache
+# The runtime folder is a short one in /tmp, as the tests' (TEST_RUNTIME): GVFS's sftp backend
+# puts ssh's control socket there, and a socket's path holds 107 bytes.
+BENCH_RUNTIME = /tmp/dossier-bench-run-$(shell printf %s '$(abspath $(BENCH_HOME))' | md5sum | cut -c1-12)
+FRESH_BENCH_HOME = rm -rf $(BENCH_HOME) $(BENCH_RUNTIME) && mkdir -p $(BENCH_HOME)/data/dbus-1/services $(BENCH_HOME)/cache \
+	  $(BENCH_RUNTIME) && chmod 700 $(BENCH_RUNTIME)
 BENCH_SESSION = XDG_DATA_HOME=$(BENCH_HOME)/data XDG_CACHE_HOME=$(BENCH_HOME)/cache \
-	  XDG_CONFIG_HOME=$(BENCH_HOME)/config XDG_STATE_HOME=$(BENCH_HOME)/state \
+	  XDG_CONFIG_HOME=$(BENCH_HOME)/config XDG_STATE_HOME=$(BENCH_HOME)/state XDG_RUNTIME_DIR=$(BENCH_RUNTIME) \
 	  XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
 	  DOSSIER_BENCH_INPUTS=$(BENCH_INPUTS) \
 	  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo \
@@ -165,6 +169,10 @@ bench: deps mime bench-build
 	@# The photo folder (1,000 12 MP JPEGs, made once into .build/bench-photos) against Nautilus,
 	@# and the previewer service's memory over time against Sushi: a session of their own.
 	$(BENCH_SESSION) $(BENCH_BUILD)/release/DossierBench photo-folder memory
+	@# A 1,000-file folder on the tests' sshd, through GVFS, against Nautilus (as root, as the
+	@# remote-location tests: it prints why it skips otherwise): a session of its own.
+	@$(FRESH_BENCH_HOME)
+	$(BENCH_SESSION) $(BENCH_BUILD)/release/DossierBench remote
 
 bench-build:
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(BENCH_BUILD)

@@ -39,6 +39,8 @@ packages=(
   # servers the tests start on 127.0.0.1 with their own configurations (DossierFixtures'
   # RemoteServer), never the system services these packages install
   gvfs-backends openssh-client openssh-server samba samba-common-bin apache2 apache2-utils passwd
+  # make bench: the remote folder bench reads each app's view through AT-SPI with Debian's python3
+  python3-pyatspi
   # make test-distros: the chroots of Debian 12, 13 and testing
   mmdebstrap
   # make test-stress: the suite with every core kept busy

@@ -139,7 +139,7 @@ enum BrowserBenchmark {
     }
 
     /// Seconds from `start` until the largest window's content area is no longer flat.
-    private static func waitForGrid(_ display: OpaquePointer, since start: ContinuousClock.Instant) -> Double? {
+    static func waitForGrid(_ display: OpaquePointer, since start: ContinuousClock.Instant) -> Double? {
         while ContinuousClock.now - start < .seconds(60) {
             var x: Int32 = 0, y: Int32 = 0, width: UInt32 = 0, height: UInt32 = 0
             if dossier_x11_largest_window(display, &x, &y, &width, &height) == 1, width > 300, height > 200 {
@@ -172,7 +172,7 @@ enum BrowserBenchmark {
         return kilobytes / 1024
     }
 
-    private static func stop(_ process: Process) {
+    static func stop(_ process: Process) {
         if process.isRunning { process.terminate() }
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }

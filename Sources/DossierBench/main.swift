@@ -16,6 +16,7 @@ let benchmarks: [String: () throws -> Void] = [
     "browser": BrowserBenchmark.run,
     "photo-folder": PhotoFolderBenchmark.run,
     "memory": MemoryBenchmark.run,
+    "remote": RemoteListingBenchmark.run,
 ]
 
 let selected = CommandLine.arguments.dropFirst().isEmpty ? benchmarks.keys.sorted() : Array(CommandLine.arguments.dropFirst())

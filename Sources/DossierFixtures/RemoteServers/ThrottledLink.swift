@@ -145,16 +145,26 @@ private final class Pair: @unchecked Sendable {
         self.closed = closed
     }
 
+    /// How far behind its pace an idle line may fall: what it may then send at once.
+    static let idleCredit: TimeInterval = 0.1
+
     func pump(from source: Int32, to destination: Int32, bytesPerSecond: Int?) {
         // Small pieces on the slow side, so the rate holds over short spans too.
         let chunk = bytesPerSecond.map { max(1024, min(64 << 10, $0 / 20)) } ?? (64 << 10)
         var buffer = [UInt8](repeating: 0, count: chunk)
-        let start = Date()
+        var start = Date()
         var sent = 0
         loop: while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, chunk) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
+            if let bytesPerSecond, Double(sent) / Double(bytesPerSecond) < Date().timeIntervalSince(start) - Self.idleCredit {
+                // A line that stood idle banks at most `idleCredit` of speed: without this, a
+                // connection kept open (a mount's) between two transfers let the second one
+                // through at full speed for as long as the line had been idle.
+                start = Date().addingTimeInterval(-Self.idleCredit)
+                sent = 0
+            }
             var written = 0
             while written < count {
                 let result = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + written, count - written) }
