@@ -26,7 +26,7 @@ public enum RemoteFiles {
     /// The GFile of `url` (caller owns it). A path in GVFS's FUSE folder gives the daemon's
     /// own file (`sftp://…`) when GVFS runs: GIO maps those paths back to their URIs.
     static func file(for url: URL) -> OpaquePointer {
-        url.isFileURL ? g_file_new_for_path(url.path) : g_file_new_for_uri(url.absoluteString)
+        url.isFileURL ? g_file_new_for_path(url.path) : GVFSFiles.file(forURI: url.absoluteString)
     }
 
     /// The URI GIO gives `url`, the one the thumbnail cache and Nautilus key a file by.

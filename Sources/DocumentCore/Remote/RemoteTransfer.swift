@@ -62,7 +62,7 @@ final class RemoteTransfer: @unchecked Sendable {
         } catch {
             return finish(.failure(error))
         }
-        file = g_file_new_for_uri(info.uri)
+        file = GVFSFiles.file(forURI: info.uri)
         var error: UnsafeMutablePointer<GError>?
         guard let opened = g_file_read(file, cancellable.pointer, &error) else {
             return error.map { fail(GLibError(consuming: $0), opening: true) }

@@ -10,7 +10,7 @@ final class GIOItem {
 
     init(_ url: URL) {
         self.url = url
-        file = g_file_new_for_uri(url.absoluteString)
+        file = GVFSFiles.file(forURI: url.absoluteString)
     }
 
     deinit { unref(file) }

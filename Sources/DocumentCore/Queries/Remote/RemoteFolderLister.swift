@@ -57,7 +57,7 @@ final class RemoteFolderLister: Sendable {
 
     private func list() {
         guard !cancellable.isCancelled else { return }
-        let file = g_file_new_for_uri(uri)
+        let file = GVFSFiles.file(forURI: uri)
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         var error: UnsafeMutablePointer<GError>?
         guard let enumerator = g_file_enumerate_children(file, Self.attributes, GFileQueryInfoFlags(rawValue: 0), cancellable.pointer, &error) else {

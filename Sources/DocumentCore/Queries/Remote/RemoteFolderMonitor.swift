@@ -30,7 +30,7 @@ final class RemoteFolderMonitor: @unchecked Sendable {
     func start(_ answer: @escaping @Sendable (Bool) -> Void) {
         ListingLoop.shared.perform { [self] in
             guard !cancellable.isCancelled else { return answer(false) }
-            let file = g_file_new_for_uri(uri)
+            let file = GVFSFiles.file(forURI: uri)
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
             var error: UnsafeMutablePointer<GError>?
             monitor = g_file_monitor_directory(file, GFileMonitorFlags(rawValue: 0), cancellable.pointer, &error)
