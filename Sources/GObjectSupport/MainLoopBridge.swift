@@ -17,6 +17,8 @@ public enum MainLoopBridge {
         guard sourceID == 0 else { return }
         let fd = _dispatch_get_main_queue_handle_4CF()
         sourceID = g_unix_fd_add(fd, G_IO_IN, { fd, _, _ in
+            // Left for the main thread when another one runs the default context (`offMain`).
+            guard Thread.isMainThread else { return 1 }
             // Read the eventfd first: without it the fd stays readable and GLib spins.
             var counter: UInt64 = 0
             _ = read(fd, &counter, MemoryLayout<UInt64>.size)
@@ -29,6 +31,14 @@ public enum MainLoopBridge {
 }
 
 
+/// Whether a main-thread source is being dispatched by another thread. DocumentCore's `GIOLoop`
+/// runs GLib's default context where no main loop owns it, for GVFS's completions; in a process
+/// whose main thread iterates that context only now and then (the tests), it can take the
+/// context between two iterations and dispatch the UI's sources too: `MainActor.assumeIsolated`
+/// then trapped (SIGILL) on its thread. Such a source returns `G_SOURCE_CONTINUE` untouched when
+/// this is true, and runs when the main thread next iterates.
+public var dispatchedOffMain: Bool { !Thread.isMainThread }
+
 /// Work for the main thread that should wait until GTK has drawn: an idle source at
 /// `G_PRIORITY_DEFAULT_IDLE`, below GTK's layout and paint (`GDK_PRIORITY_REDRAW`), where
 /// `@MainActor` work queued through `MainLoopBridge` runs at the default priority, above them.
@@ -39,6 +49,7 @@ public enum MainLoopIdle {
     public static func run(priority: Int32 = G_PRIORITY_DEFAULT_IDLE, _ work: @escaping @MainActor () -> Void) -> guint {
         let box = Unmanaged.passRetained(IdleWork(work)).toOpaque()
         return g_idle_add_full(priority, { data in
+            guard !dispatchedOffMain else { return 1 }
             let work = Unmanaged<IdleWork>.fromOpaque(data!).takeUnretainedValue().work
             MainActor.assumeIsolated { work() }
             return 0  // G_SOURCE_REMOVE

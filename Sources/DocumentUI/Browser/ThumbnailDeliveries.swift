@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GObjectSupport
 
 /// Thumbnails handed from the generator's threads to the main thread in a GLib idle source
 /// below the frame clock's priority, a few milliseconds' worth at a time: the thumbnails that
@@ -25,7 +26,8 @@ final class ThumbnailDeliveries: @unchecked Sendable {
         lock.unlock()
         guard schedule else { return }
         g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { _ in
-            MainActor.assumeIsolated { ThumbnailDeliveries.shared.drain() } ? 1 : 0
+            guard !dispatchedOffMain else { return 1 }
+            return MainActor.assumeIsolated { ThumbnailDeliveries.shared.drain() } ? 1 : 0
         }, nil, nil)
     }
 

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import GObjectSupport
 
 /// When the grid's cells ask for their thumbnails: a cell bound to an item asks once it has
 /// shown that item for a moment, so cells flying past while scrolling fast ask for nothing;
@@ -47,7 +48,8 @@ final class ThumbnailRequests {
         let box = Unmanaged.passRetained(Tick { [weak self] in self?.fire() ?? false })
         // Below the frame clock's priority: asking never delays a frame being laid out or drawn.
         timer = g_timeout_add_full(G_PRIORITY_DEFAULT_IDLE, guint(max(1, (microseconds + 999) / 1000)), { data in
-            MainActor.assumeIsolated { Unmanaged<Tick>.fromOpaque(data!).takeUnretainedValue().run() ? 1 : 0 }
+            guard !dispatchedOffMain else { return 1 }
+            return MainActor.assumeIsolated { Unmanaged<Tick>.fromOpaque(data!).takeUnretainedValue().run() ? 1 : 0 }
         }, box.toOpaque(), { data in Unmanaged<Tick>.fromOpaque(data!).release() })
     }
 

@@ -93,7 +93,8 @@ final class OperationsProgress {
         guard timer == 0 else { return }
         let box = Unmanaged.passRetained(TimerBox { [weak self] in self?.tick() ?? false })
         timer = g_timeout_add_full(G_PRIORITY_DEFAULT, 150, { data in
-            MainActor.assumeIsolated { Unmanaged<TimerBox>.fromOpaque(data!).takeUnretainedValue().tick() ? 1 : 0 }
+            guard !dispatchedOffMain else { return 1 }
+            return MainActor.assumeIsolated { Unmanaged<TimerBox>.fromOpaque(data!).takeUnretainedValue().tick() ? 1 : 0 }
         }, box.toOpaque(), { data in Unmanaged<TimerBox>.fromOpaque(data!).release() })
     }
 
