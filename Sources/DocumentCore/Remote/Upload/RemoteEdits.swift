@@ -167,22 +167,31 @@ public final class RemoteEdits: Sendable {
             return .serverChanged(current: server)
         }
         var destination = edit.remote
-        let transfer = GIOTransfer(kind: .copy, progress: nil)
-        do throws(FileOperationError) {
-            if server == nil {
-                try transfer.copy(edit.url, to: destination)
-            } else if choice == .keepBoth {
-                let folder = edit.remote.deletingLastPathComponent()
-                let name = FileOperations.freeRemoteName(for: edit.remote.lastPathComponent, isFolder: false, in: folder,
-                                                         GIOCalls(progress: nil))
-                destination = folder.appendingPathComponent(name)
-                try transfer.copy(edit.url, to: destination)
-            } else {
-                try transfer.replace(destination, withCopyOf: edit.url)
+        if server != nil, choice == .keepBoth {
+            let folder = edit.remote.deletingLastPathComponent()
+            destination = folder.appendingPathComponent(FileOperations.freeRemoteName(
+                for: edit.remote.lastPathComponent, isFolder: false, in: folder, GIOCalls(progress: nil)))
+        }
+        // A coordinated read of the copy: an app that coordinates its saves (as Dossier's
+        // documents do) saves first and is never read half-saved.
+        var transferred: Result<Void, FileOperationError> = .success(())
+        do {
+            try FileCoordinator().coordinate(readingItemAt: edit.url, timeout: .seconds(30)) { _ in
+                let transfer = GIOTransfer(kind: .copy, progress: nil)
+                do throws(FileOperationError) {
+                    if server == nil || destination != edit.remote {
+                        try transfer.copy(edit.url, to: destination)
+                    } else {
+                        try transfer.replace(destination, withCopyOf: edit.url)
+                    }
+                } catch {
+                    transferred = .failure(error)
+                }
             }
         } catch {
-            throw .failed(name: edit.name, reason: error.description)
+            throw .failed(name: edit.name, reason: String(describing: error))
         }
+        if case .failure(let error) = transferred { throw .failed(name: edit.name, reason: error.description) }
         FileOperations.noteRemoteChange(destination)
         // The copy now is the server's file: the version just written is its new base.
         let written = (try? RemoteFileInfo.asked(destination, cancellable: nil).get()) ?? edit.base
