@@ -46,6 +46,15 @@ final class RemoteEditsTests: XCTestCase {
                        "no part file left")
         XCTAssertFalse(edits.hasChanges(replaced))
         XCTAssertEqual(edits.changedCopies, [])
+
+        // Saved again, then the change dismissed: forgotten, and evictable again.
+        try Data("the plan, third version\n".utf8).write(to: saved)
+        XCTAssertEqual(rename(saved.path, edit.url.path), 0)
+        XCTAssertTrue(eventually { heard.withLock { $0.count } == 2 }, "the second save was not reported")
+        XCTAssertEqual(edits.changedCopies.map(\.url), [edit.url])
+        edits.dismiss(edit)
+        XCTAssertFalse(edits.hasChanges(edit))
+        XCTAssertEqual(edits.changedCopies, [])
     }
 
     func testACopyWhoseFileIsGoneIsATypedError() async throws {

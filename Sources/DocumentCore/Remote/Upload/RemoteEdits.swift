@@ -92,11 +92,11 @@ public final class RemoteEdits: Sendable {
                 return nil
             }
             let watch = EditWatch(edit: edit)
+            watch.hold()
             state.watches[key] = watch
             return watch
         }
         guard let watch else { return }
-        watch.hold()
         let monitor = RemoteFolderMonitor(uri: edit.folder.absoluteString, cancellable: ListingCancellable()) { [weak self] _ in
             self?.heard(key)
         }
@@ -117,16 +117,16 @@ public final class RemoteEdits: Sendable {
     }
 
     private func check(_ key: String, _ generation: Int) {
-        let changed: (EditWatch, EditedCopy)? = state.withLock { state in
+        let changed: EditedCopy? = state.withLock { state in
             guard let watch = state.watches[key], watch.generation == generation,
                   let now = FileState(path: watch.edit.url.path), now != watch.known
             else { return nil }
             watch.known = now
-            return (watch, watch.edit)
+            watch.hold()
+            return watch.edit
         }
-        guard let (watch, edit) = changed else { return }
+        guard let edit = changed else { return }
         cache.markChanged(edit, true)
-        watch.hold()
         let observers = state.withLock { Array($0.observers.values) }
         for observer in observers { observer(edit) }
     }

@@ -9,13 +9,25 @@ import GObjectSupport
 /// a question (Keep Both, Replace, Cancel). Nothing here waits on the network.
 extension DocumentBrowser {
     /// Shows "“report.odt” was changed in LibreOffice Writer" with an Upload to Server
-    /// button, until the person acts on it or closes it.
+    /// button, until the person acts on it or closes it; closing it forgets the changes
+    /// (`RemoteEdits.dismiss`: the copy may leave the cache). One toast per copy: a later save
+    /// while it shows is uploaded by the same button (the upload reads the copy then).
     public func offerUpload(_ edit: EditedCopy, edits: RemoteEdits = .shared) {
+        guard !UploadOffers.shown.contains(edit.url) else { return }
+        UploadOffers.shown.insert(edit.url)
         let toast = adw_toast_new(tr("“%s” was changed in %s", edit.name, edit.application))!
         adw_toast_set_button_label(toast, tr("Upload to Server"))
         adw_toast_set_timeout(toast, 0)
         adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
-        connectSignal(raw(toast), "button-clicked") { [weak self] in self?.upload(edit, .ifUnchanged, edits) }
+        var uploading = false
+        connectSignal(raw(toast), "button-clicked") { [weak self] () -> Void in
+            uploading = true
+            self?.upload(edit, .ifUnchanged, edits)
+        }
+        connectSignal(raw(toast), "dismissed") { () -> Void in
+            UploadOffers.shown.remove(edit.url)
+            if !uploading { Task.detached { edits.dismiss(edit) } }
+        }
         adw_toast_overlay_add_toast(toasts, toast)
     }
 
@@ -70,4 +82,10 @@ extension DocumentBrowser {
         nameResponseButtons(of: dialog)
         dossier_alert_present(dialog, parentWindow.map { cast($0) })
     }
+}
+
+/// The copies whose upload a toast offers now (one toast per copy, in whichever window).
+@MainActor
+private enum UploadOffers {
+    static var shown: Set<URL> = []
 }
