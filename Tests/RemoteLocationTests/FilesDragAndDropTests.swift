@@ -56,7 +56,7 @@ final class FilesDragAndDropTests: XCTestCase {
         // Files → Dossier: the local file onto the server's empty folder.
         let note = try XCTUnwrap(centre(of: "local note.txt", inApp: "nautilus", window: files), "Files shows the local file")
         let arrived = server.localURL("Inbox/local note.txt")
-        DesktopSession.drag(from: note, to: (400, 450))
+        drag(from: note, to: (400, 450))
         XCTAssertTrue(eventually { (try? String(contentsOf: arrived, encoding: .utf8)) == "from this computer" },
                       "the file dropped from Files was copied to the server")
         XCTAssertTrue(DesktopSession.waitForAccessible("local note.txt"), "Dossier's listing shows it")
@@ -70,10 +70,27 @@ final class FilesDragAndDropTests: XCTestCase {
         XCTAssertTrue(DesktopSession.waitForAccessible("remote plan.txt"), "Dossier lists the server's new file")
         let plan = try XCTUnwrap(centre(of: "remote plan.txt", inApp: "dossier", window: dossier))
         let copied = local.url.appendingPathComponent("remote plan.txt")
-        DesktopSession.drag(from: plan, to: (1000, 450))
+        drag(from: plan, to: (1000, 450))
         XCTAssertTrue(eventually { (try? String(contentsOf: copied, encoding: .utf8)) == "from the server" },
                       "the server's file dragged from Dossier was copied by Files")
         _ = DesktopSession.screenshot("files-dnd-2-dropped-on-files")
+    }
+
+    /// A person's drag from one window to another: press, move in steps, linger over the
+    /// target (the source and the target exchange XDND messages for each move; the pause only
+    /// paces the input), release.
+    private func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) {
+        DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])
+        for step in 1...10 {
+            Thread.sleep(forTimeInterval: 0.05)
+            DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(start.x + (end.x - start.x) * step / 10),
+                                String(start.y + (end.y - start.y) * step / 10)])
+        }
+        for offset in [1, 0] {
+            Thread.sleep(forTimeInterval: 0.2)
+            DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(end.x + offset), String(end.y)])
+        }
+        DesktopSession.run(["/usr/bin/xdotool", "mouseup", "1"])
     }
 
     /// The screen position of a node's centre. GTK 4.8 under bare Xvfb reports AT-SPI extents

@@ -10,6 +10,7 @@ import XCTest
 final class RemoteUploadTests: XCTestCase {
     func testAnAppsSavedCopyGoesBackToTheSFTPServer() async throws { try await savedCopyGoesBack(.sftp) }
     func testAnAppsSavedCopyGoesBackToTheWebDAVServer() async throws { try await savedCopyGoesBack(.dav) }
+    func testAnAppsSavedCopyGoesBackToTheSMBServer() async throws { try await savedCopyGoesBack(.smb) }
 
     private func savedCopyGoesBack(_ kind: RemoteServer.Kind) async throws {
         try XCTSkipUnless(ServerAccount.canStartServers, "the remote-location test servers need root")
