@@ -6,7 +6,8 @@ import XCTest
 /// where GVFS has the server mounted) and Dossier's window on an sftp folder, with real
 /// pointer drags (xdotool) between the two windows: a local file dragged from Files onto
 /// Dossier's empty server folder is copied to the server; a file of the server dragged from Dossier
-/// onto Files' local folder is copied there. Screenshots in `.build/test-screenshots`
+/// onto Files' local folder is copied there; a file dropped on a folder item of the server's
+/// folder goes into that folder. Screenshots in `.build/test-screenshots`
 /// (files-dnd-*).
 final class FilesDragAndDropTests: XCTestCase {
     private var app: Process?
@@ -41,6 +42,7 @@ final class FilesDragAndDropTests: XCTestCase {
         try server.mount()
         let local = try TemporaryFolder("dossier-dnd-local")
         _ = try local.write("local note.txt", "from this computer")
+        _ = try local.write("second.txt", "into a folder of the server")
 
         // Dossier on the left half of the screen, on the server's empty Inbox; Files on the
         // right, on the local folder. No window manager: the windows are placed with xdotool.
@@ -64,6 +66,7 @@ final class FilesDragAndDropTests: XCTestCase {
 
         // Dossier → Files: a file of the server onto the local folder.
         _ = try server.folder.write("Inbox/remote plan.txt", "from the server")
+        _ = try server.folder.write("Inbox/Archive/.keep", "")
         server.openToServer()
         DesktopSession.run(["/usr/bin/xdotool", "mousemove", "300", "600", "click", "1"])
         DesktopSession.key("F5")
@@ -74,6 +77,16 @@ final class FilesDragAndDropTests: XCTestCase {
         XCTAssertTrue(eventually { (try? String(contentsOf: copied, encoding: .utf8)) == "from the server" },
                       "the server's file dragged from Dossier was copied by Files")
         _ = DesktopSession.screenshot("files-dnd-2-dropped-on-files")
+
+        // Files → a folder item in Dossier's server folder: into that folder on the server.
+        let second = try XCTUnwrap(centre(of: "second.txt", inApp: "nautilus", window: files), "Files shows the second file")
+        let archive = try XCTUnwrap(centre(of: "Archive", inApp: "dossier", window: dossier), "Dossier shows the Archive folder")
+        drag(from: second, to: archive)
+        XCTAssertTrue(eventually {
+            (try? String(contentsOf: server.localURL("Inbox/Archive/second.txt"), encoding: .utf8)) == "into a folder of the server"
+        }, "the file dropped on the folder item went into that folder on the server")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: server.localURL("Inbox/second.txt").path))
+        _ = DesktopSession.screenshot("files-dnd-3-dropped-on-a-folder")
     }
 
     /// A person's drag from one window to another: press, move in steps, linger over the
