@@ -57,6 +57,25 @@ final class RemoteEditsTests: XCTestCase {
         XCTAssertEqual(edits.changedCopies, [])
     }
 
+    func testACancelledUploadLeavesTheFileAsItWasAndNoPart() async throws {
+        let folder = try TemporaryFolder()
+        let source = try folder.write("Shared/big.bin", bytes: [UInt8](repeating: 7, count: 4_000_000))
+        let cache = RemoteCache(root: folder.url.appendingPathComponent("cache"))
+        let edits = RemoteEdits(cache: cache)
+        let edit = try edits.prepare(try await RemoteDownloads(cache: cache).fetch(source), for: "Editor")
+        try Data([UInt8](repeating: 9, count: 4_000_000)).write(to: edit.url)
+        let progress = Progress(totalUnitCount: 0)
+        progress.cancel()
+        do {
+            let outcome = try await edits.upload(edit, progress: progress)
+            XCTFail("a cancelled upload went on: \(outcome)")
+        } catch {
+            XCTAssertEqual(error, .cancelled(name: "big.bin"))
+        }
+        XCTAssertEqual(try Data(contentsOf: source), Data([UInt8](repeating: 7, count: 4_000_000)))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: source.deletingLastPathComponent().path), ["big.bin"])
+    }
+
     func testACopyWhoseFileIsGoneIsATypedError() async throws {
         let folder = try TemporaryFolder()
         let source = try folder.write("gone.txt", "soon gone\n")

@@ -138,11 +138,14 @@ public final class RemoteEdits: Sendable {
     /// from (else `.serverChanged`, and nothing is written). A replaced file is replaced whole
     /// or not at all (the copy goes to a hidden name beside it, then takes its place). A file
     /// the server no longer has is simply written again (nothing there can be lost).
-    public func upload(_ edit: EditedCopy, _ choice: UploadChoice = .ifUnchanged) async throws(RemoteUploadError) -> UploadOutcome {
+    /// `progress` counts the bytes written; cancelling it ends the upload, leaving the
+    /// server's file as it was.
+    public func upload(_ edit: EditedCopy, _ choice: UploadChoice = .ifUnchanged,
+                       progress: Progress? = nil) async throws(RemoteUploadError) -> UploadOutcome {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<UploadOutcome, RemoteUploadError>, Never>) in
             let thread = Thread { [self] in
                 do throws(RemoteUploadError) {
-                    continuation.resume(returning: .success(try uploadBlocking(edit, choice)))
+                    continuation.resume(returning: .success(try uploadBlocking(edit, choice, progress)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -153,7 +156,7 @@ public final class RemoteEdits: Sendable {
         return try result.get()
     }
 
-    private func uploadBlocking(_ given: EditedCopy, _ choice: UploadChoice) throws(RemoteUploadError) -> UploadOutcome {
+    private func uploadBlocking(_ given: EditedCopy, _ choice: UploadChoice, _ progress: Progress?) throws(RemoteUploadError) -> UploadOutcome {
         // The record is newer than a toast's value when an upload happened since.
         let edit = cache.recordedEdit(in: given.folder) ?? given
         guard access(edit.url.path, F_OK) == 0 else { throw .copyMissing(name: edit.name) }
@@ -177,7 +180,7 @@ public final class RemoteEdits: Sendable {
         var transferred: Result<Void, FileOperationError> = .success(())
         do {
             try FileCoordinator().coordinate(readingItemAt: edit.url, timeout: .seconds(30)) { _ in
-                let transfer = GIOTransfer(kind: .copy, progress: nil)
+                let transfer = GIOTransfer(kind: .copy, progress: progress)
                 do throws(FileOperationError) {
                     if server == nil || destination != edit.remote {
                         try transfer.copy(edit.url, to: destination)
@@ -191,7 +194,11 @@ public final class RemoteEdits: Sendable {
         } catch {
             throw .failed(name: edit.name, reason: String(describing: error))
         }
-        if case .failure(let error) = transferred { throw .failed(name: edit.name, reason: error.description) }
+        switch transferred {
+        case .success: break
+        case .failure(.cancelled): throw .cancelled(name: edit.name)
+        case .failure(let error): throw .failed(name: edit.name, reason: error.description)
+        }
         FileOperations.noteRemoteChange(destination)
         // The copy now is the server's file: the version just written is its new base.
         let written = (try? RemoteFileInfo.asked(destination, cancellable: nil).get()) ?? edit.base

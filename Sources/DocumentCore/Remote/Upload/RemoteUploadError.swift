@@ -10,6 +10,8 @@ public enum RemoteUploadError: Error, Equatable, Sendable, CustomStringConvertib
     case failed(name: String, reason: String)
     /// The copy could not be made or recorded in Dossier's cache.
     case cache(name: String, reason: String)
+    /// The person cancelled the upload; the file on the server is as it was.
+    case cancelled(name: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum RemoteUploadError: Error, Equatable, Sendable, CustomStringConvertib
             tr("'%s' could not be uploaded; the file on the server was left as it was: %s", name, reason)
         case .cache(let name, let reason):
             tr("A copy of '%s' to edit could not be made in Dossier's cache: %s", name, reason)
+        case .cancelled(let name):
+            tr("The upload of '%s' was cancelled; the file on the server was left as it was", name)
         }
     }
 

@@ -31,14 +31,18 @@ extension DocumentBrowser {
         adw_toast_overlay_add_toast(toasts, toast)
     }
 
+    /// Uploads with its progress in the header, where it can be cancelled.
     private func upload(_ edit: EditedCopy, _ choice: UploadChoice, _ edits: RemoteEdits) {
+        let progress = Progress(totalUnitCount: 0)
+        let id = operations.track(progress, title: tr("Uploading “%s”", edit.name))
         Task { @MainActor [weak self] in
             let outcome: Result<UploadOutcome, RemoteUploadError>
             do throws(RemoteUploadError) {
-                outcome = .success(try await edits.upload(edit, choice))
+                outcome = .success(try await edits.upload(edit, choice, progress: progress))
             } catch {
                 outcome = .failure(error)
             }
+            self?.operations.finish(id)
             guard let self else { return }
             switch outcome {
             case .success(.uploaded(let uploaded)):
@@ -46,6 +50,8 @@ extension DocumentBrowser {
             case .success(.serverChanged):
                 self.askAboutServerChange(edit, edits)
             case .failure(let error):
+                // Offered again, behind the reason: the changes are still there to upload.
+                self.offerUpload(edit, edits: edits)
                 self.showUploadToast(error.description)
             }
         }
@@ -76,7 +82,7 @@ extension DocumentBrowser {
             switch response {
             case "keep-both": self?.upload(edit, .keepBoth, edits)
             case "replace": self?.upload(edit, .replace, edits)
-            default: break
+            default: self?.offerUpload(edit, edits: edits)  // not now: still offered
             }
         }
         nameResponseButtons(of: dialog)
