@@ -24,7 +24,7 @@ public enum UploadOutcome: Sendable, Equatable {
 
 /// Remote files' copies that apps edit, and their way back to the server: Open With gives an
 /// app that takes only paths a copy (`prepare`), the copy is followed (inotify through
-/// GFileMonitor, on the listing loop; saves by rename-over included), and once the app has
+/// GFileMonitor, on a loop of its own; saves by rename-over included), and once the app has
 /// saved it observers hear of it so the person can be offered to upload it (`upload`), with the
 /// server's version compared first to the one the copy was made from.
 ///
@@ -97,12 +97,18 @@ public final class RemoteEdits: Sendable {
             return watch
         }
         guard let watch else { return }
-        let monitor = RemoteFolderMonitor(uri: edit.folder.absoluteString, cancellable: ListingCancellable()) { [weak self] _ in
+        let monitor = RemoteFolderMonitor(uri: edit.folder.absoluteString, cancellable: ListingCancellable(),
+                                          loop: Self.loop) { [weak self] _ in
             self?.heard(key)
         }
         state.withLock { _ in watch.monitor = monitor }
-        monitor.start { _ in }
+        // Once it follows the folder, a look: an app may have saved before the monitor was there.
+        monitor.start { [weak self] _ in self?.heard(key) }
     }
+
+    /// The thread the copies' monitors report on: not the listings' loop, whose calls may
+    /// wait on a server that stopped answering while an app saves.
+    private static let loop = ListingLoop(name: "dossier-edits-gio")
 
     /// Something in a copy's folder changed: the copy is looked at once it has been still for
     /// `settle`.
@@ -159,7 +165,7 @@ public final class RemoteEdits: Sendable {
     private func uploadBlocking(_ given: EditedCopy, _ choice: UploadChoice, _ progress: Progress?) throws(RemoteUploadError) -> UploadOutcome {
         // The record is newer than a toast's value when an upload happened since.
         let edit = cache.recordedEdit(in: given.folder) ?? given
-        guard access(edit.url.path, F_OK) == 0 else { throw .copyMissing(name: edit.name) }
+        guard let uploadedState = FileState(path: edit.url.path) else { throw .copyMissing(name: edit.name) }
         let server: RemoteFileInfo?
         switch RemoteFileInfo.asked(edit.remote, cancellable: nil) {
         case .success(let info): server = info
@@ -205,7 +211,8 @@ public final class RemoteEdits: Sendable {
         let next = EditedCopy(url: edit.url, remote: URL(string: written.uri) ?? destination, base: written,
                               application: edit.application)
         try cache.record(next)
-        cache.markChanged(next, false)
+        // A save made while the upload ran is still to be uploaded.
+        if FileState(path: edit.url.path) == uploadedState { cache.markChanged(next, false) }
         state.withLock { $0.watches[next.folder.standardizedFileURL.path]?.edit = next }
         return .uploaded(next)
     }
