@@ -123,6 +123,43 @@ final class RemoteUploadTests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: server.localURL("report.txt"))), Array("version 1\n".utf8))
     }
 
+    func testAnUploadToAServerThatStoppedAnsweringEndsWhenCancelled() async throws {
+        try XCTSkipUnless(ServerAccount.canStartServers, "the remote-location test servers need root")
+        let server = try RemoteServer.start(.sftp)
+        defer { server.stop() }
+        _ = try server.folder.write("report.txt", bytes: Array("version 1\n".utf8))
+        server.openToServer()
+        try server.mount()
+        let (edits, downloads, cacheFolder) = try Self.edits()
+        defer { withExtendedLifetime(cacheFolder) {} }
+        let edit = try edits.prepare(try await downloads.fetch(try XCTUnwrap(URL(string: server.uri("report.txt")))), for: "Editor")
+        try Self.saveByRename(Array("mine\n".utf8), over: edit.url)
+
+        // The server hangs with its connection open: the upload waits on it until cancelled.
+        server.suspend()
+        defer { server.resume() }
+        let progress = Progress(totalUnitCount: 0)
+        let ended = Locked<Result<UploadOutcome, RemoteUploadError>?>(nil)
+        let upload = Task.detached {
+            do throws(RemoteUploadError) {
+                let outcome = try await edits.upload(edit, progress: progress)
+                ended.withLock { $0 = .success(outcome) }
+            } catch {
+                ended.withLock { $0 = .failure(error) }
+            }
+        }
+        // Given time to reach the server (the outcome is the same if it has not yet: cancelled).
+        try await Task.sleep(for: .seconds(1))
+        XCTAssertNil(ended.withLock { $0 }, "the upload ended while the server was stopped")
+        progress.cancel()
+        XCTAssertTrue(eventually { ended.withLock { $0 } != nil }, "the cancelled upload never ended")
+        XCTAssertEqual(ended.withLock { $0 }, .failure(.cancelled(name: "report.txt")))
+        _ = await upload.result
+        XCTAssertTrue(eventually { edits.hasChanges(edit) }, "the changes are kept for another try")
+        server.resume()
+        XCTAssertEqual(Array(try Data(contentsOf: server.localURL("report.txt"))), Array("version 1\n".utf8))
+    }
+
     // MARK: Helpers
 
     private static func edits() throws -> (RemoteEdits, RemoteDownloads, TemporaryFolder) {

@@ -166,10 +166,15 @@ public final class RemoteEdits: Sendable {
         // The record is newer than a toast's value when an upload happened since.
         let edit = cache.recordedEdit(in: given.folder) ?? given
         guard let uploadedState = FileState(path: edit.url.path) else { throw .copyMissing(name: edit.name) }
+        // Cancelling the progress also ends a question the server does not answer.
+        let asking = IOCancellable()
+        progress?.cancellationHandler = { asking.cancel() }
+        if progress?.isCancelled == true { asking.cancel() }
         let server: RemoteFileInfo?
-        switch RemoteFileInfo.asked(edit.remote, cancellable: nil) {
+        switch RemoteFileInfo.asked(edit.remote, cancellable: asking) {
         case .success(let info): server = info
         case .failure(let error) where error.isIOError(G_IO_ERROR_NOT_FOUND): server = nil
+        case .failure(let error) where error.isIOError(G_IO_ERROR_CANCELLED): throw .cancelled(name: edit.name)
         case .failure(let error): throw .unreachable(name: edit.name, reason: error.message)
         }
         if choice == .ifUnchanged, let server, server.versionKey != edit.base.versionKey {
