@@ -97,8 +97,10 @@ public struct DocumentLauncher: Sendable {
     /// What the launch's app is handed for each item. A local item: its URI (GIO gives an app
     /// that takes paths the path). A remote one: its URI when the app's desktop entry takes
     /// URIs (`%u`, `%U`); else the path GVFS's FUSE folder gives it; else a copy downloaded
-    /// into Dossier's cache (the app then works on that copy, not on the server's file).
-    public func locations(for launch: Launch, downloads: RemoteDownloads = .shared) async throws(RemoteDownloadError) -> [String] {
+    /// into Dossier's cache, the file's edited copy (`RemoteEdits.prepare`): the app works on
+    /// that copy, which is followed so that what it saves can be uploaded back.
+    public func locations(for launch: Launch, downloads: RemoteDownloads = .shared,
+                          edits: RemoteEdits = .shared) async throws(RemoteDownloadError) -> [String] {
         let takesURIs = g_app_info_supports_uris(launch.application.info.appInfo) != 0
         var locations: [String] = []
         for item in launch.items {
@@ -106,7 +108,12 @@ public struct DocumentLauncher: Sendable {
                 locations.append(item.uri)
                 continue
             }
-            locations.append(try await downloads.fetch(url, priority: .userInitiated).url.path)
+            let copy = try await downloads.fetch(url, priority: .userInitiated)
+            do throws(RemoteUploadError) {
+                locations.append(try edits.prepare(copy, for: launch.application.name).url.path)
+            } catch {
+                throw .cache(reason: error.description)
+            }
         }
         return locations
     }

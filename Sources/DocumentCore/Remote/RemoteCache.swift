@@ -34,7 +34,7 @@ public struct RemoteCache: Sendable {
         hash(info.uri, length: 32) + "-" + hash(info.versionKey, length: 16)
     }
 
-    private static func hash(_ text: String, length: Int) -> String {
+    static func hash(_ text: String, length: Int) -> String {
         String((takeString(g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1)) ?? "").prefix(length))
     }
 
@@ -144,10 +144,12 @@ public struct RemoteCache: Sendable {
         }
     }
 
-    /// Removes an entry's folder unless a copy in it is held (a shared lock on its file) or a
-    /// download is writing it (a temporary file younger than a day); true when removed.
+    /// Removes an entry's folder unless a copy in it is held (a shared lock on its file), a
+    /// download is writing it (a temporary file younger than a day) or it is an edited copy
+    /// with changes not yet uploaded (`.changed`); true when removed.
     private func removeUnlessInUse(_ folder: URL) -> Bool {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if files.contains(Self.changedName) { return false }
         var locks: [Int32] = []
         defer { locks.forEach { close($0) } }
         for file in files {

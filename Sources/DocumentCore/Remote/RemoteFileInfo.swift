@@ -18,7 +18,7 @@ final class IOCancellable: @unchecked Sendable {
 
 /// What the server says about a remote file: enough to name its download and to tell
 /// whether a copy in the cache is still this version.
-public struct RemoteFileInfo: Sendable, Hashable {
+public struct RemoteFileInfo: Sendable, Hashable, Codable {
     /// GIO's URI of the file (the key of the download cache and of the thumbnail cache).
     public let uri: String
     /// The file's name on the server, as GIO decodes it (not yet checked as a file name).
@@ -57,25 +57,30 @@ public struct RemoteFileInfo: Sendable, Hashable {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RemoteFileInfo, RemoteDownloadError>, Never>) in
             let thread = Thread {
                 if priority > G_PRIORITY_DEFAULT { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
-                let file = RemoteFiles.file(for: url)
-                defer { unref(file) }
-                var error: UnsafeMutablePointer<GError>?
-                let info = g_file_query_info(file, attributes, GFileQueryInfoFlags(rawValue: 0), cancellable.pointer, &error)
-                if let error {
-                    let failure = GLibError(consuming: error)
+                switch asked(url, cancellable: cancellable) {
+                case .success(let info): continuation.resume(returning: .success(info))
+                case .failure(let failure):
                     continuation.resume(returning: .failure(failure.isIOError(G_IO_ERROR_CANCELLED)
                         ? .cancelled(name: name) : .unreachable(name: name, reason: failure.message)))
-                } else if let info {
-                    continuation.resume(returning: .success(RemoteFileInfo(file: file, info: info, fallbackName: name)))
-                    unref(info)
-                } else {
-                    continuation.resume(returning: .failure(.unreachable(name: name, reason: "")))
                 }
             }
             thread.name = "dossier-remote-info"
             thread.start()
         }
         return try result.get()
+    }
+
+    /// Asks the server about `url` with GIO's blocking call, on the calling thread (one that
+    /// may wait on the network, never the main thread).
+    static func asked(_ url: URL, cancellable: IOCancellable?) -> Result<RemoteFileInfo, GLibError> {
+        let file = RemoteFiles.file(for: url)
+        defer { unref(file) }
+        var error: UnsafeMutablePointer<GError>?
+        let info = g_file_query_info(file, attributes, GFileQueryInfoFlags(rawValue: 0), cancellable?.pointer, &error)
+        if let error { return .failure(GLibError(consuming: error)) }
+        guard let info else { return .failure(GLibError(domain: "dossier", code: 0, message: "")) }
+        defer { unref(info) }
+        return .success(RemoteFileInfo(file: file, info: info, fallbackName: RemoteFiles.displayName(of: url)))
     }
 
     /// `query`, waiting on the calling thread (never the main thread).

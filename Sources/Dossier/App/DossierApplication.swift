@@ -23,6 +23,11 @@ final class DossierApplication {
     /// Hears of every request to open locations first (`$DOSSIER_OPEN_LOG` sets a log).
     weak var openDelegate: (any ApplicationOpenDelegate)?
     private var openLog: OpenRequestLog?
+    /// Hears of apps' saves of remote files' copies (see `offerUpload`).
+    private var editObservation: EditObservation?
+
+    /// The application of the process, for callbacks from other threads.
+    private(set) static weak var current: DossierApplication?
 
     init() {
         let flags = GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_HANDLES_OPEN | DOSSIER_G_APPLICATION_HANDLES_COMMAND_LINE)
@@ -37,6 +42,7 @@ final class DossierApplication {
         connectSignal(app, "shutdown") { [weak self] in self?.state.flush() }
         connectCommandLine(app) { [weak self] commandLine in self?.handle(commandLine) ?? 1 }
         connectOpen(app) { [weak self] urls in self?.open(OpenRequest(urls: urls)) }
+        Self.current = self
     }
 
     /// Runs the application with the process's arguments until its last window closes (or,
@@ -80,6 +86,26 @@ final class DossierApplication {
         addAction("about") { [weak self] in
             AboutDossier.present(transientFor: self.flatMap { gtk_application_get_active_window($0.application) }.map(widget))
         }
+        followEditedCopies()
+    }
+
+    /// An app saved a remote file's copy Dossier handed it: the active browser window offers to
+    /// upload it. Copies changed in an earlier run (Dossier quit while the app kept working)
+    /// are offered once a window is there.
+    private func followEditedCopies() {
+        editObservation = RemoteEdits.shared.observe { edit in
+            DispatchQueue.main.async { MainActor.assumeIsolated { DossierApplication.current?.offerUpload(edit) } }
+        }
+        Task { @MainActor [weak self] in
+            let earlier = await Task.detached { RemoteEdits.shared.changedCopies }.value
+            for edit in earlier { self?.offerUpload(edit) }
+        }
+    }
+
+    private func offerUpload(_ edit: EditedCopy) {
+        let active = gtk_application_get_active_window(application).map { UnsafeMutableRawPointer($0) }
+        let window = windows.first { UnsafeMutableRawPointer($0.window) == active } ?? windows.last
+        window?.browser.offerUpload(edit)
     }
 
     /// D-Bus `Activate` (a launcher): the last window comes forward, or a new one opens.

@@ -140,9 +140,11 @@ final class GIOItem {
     /// Moves this item to `destination` without replacing anything there. With `renameOnly`,
     /// only a move the backend does in place (a rename on the same server) is tried: GIO then
     /// fails with `G_IO_ERROR_NOT_SUPPORTED` (or `WOULD_RECURSE` for a folder) instead of copying.
-    func move(to destination: GIOItem, renameOnly: Bool, _ calls: GIOCalls, _ kind: FileOperationKind) throws(GLibError) {
+    /// With `overwrite`, a file at `destination` is replaced.
+    func move(to destination: GIOItem, renameOnly: Bool, overwrite: Bool = false, _ calls: GIOCalls,
+              _ kind: FileOperationKind) throws(GLibError) {
         let flags = GFileCopyFlags(rawValue: DOSSIER_G_FILE_COPY_NOFOLLOW_SYMLINKS
-            | (renameOnly ? DOSSIER_G_FILE_COPY_NO_FALLBACK_FOR_MOVE : 0))
+            | (renameOnly ? DOSSIER_G_FILE_COPY_NO_FALLBACK_FOR_MOVE : 0) | (overwrite ? DOSSIER_G_FILE_COPY_OVERWRITE : 0))
         _ = try calls.call({ [file] callback, data in
             g_file_move_async(file, destination.file, flags, G_PRIORITY_DEFAULT, calls.cancellable, nil, nil, callback, data)
         }, finish: { result, error in g_file_move_finish(file, result, error) })

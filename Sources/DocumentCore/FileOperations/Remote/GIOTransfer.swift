@@ -56,6 +56,32 @@ final class GIOTransfer {
         }
     }
 
+    /// Replaces the file `destination` with a copy of the file `source`, whole or not at all:
+    /// the copy goes to a hidden name beside it, then takes its place in one move (the file
+    /// there stays as it was when anything fails before that move).
+    func replace(_ destination: URL, withCopyOf source: URL) throws(FileOperationError) {
+        let from = GIOItem(source)
+        let to = GIOItem(destination)
+        guard let info = try from.info(calls, kind) else { throw .notFound(kind, name: from.name) }
+        guard info.isCopyable, !info.isFolder else { throw .specialFile(kind, name: from.name) }
+        if let existing = try to.info(calls, kind), existing.isFolder {
+            throw .alreadyExists(kind, name: from.name, existing: to.name, isFolder: true)
+        }
+        let part = GIOItem(destination.deletingLastPathComponent().appendingPathComponent(Self.partName(for: to.name)))
+        do throws(FileOperationError) {
+            try copyItem(from, info: info, to: part)
+            try checkCancelled(from.name)
+            do throws(GLibError) {
+                try part.move(to: to, renameOnly: true, overwrite: true, calls, kind)
+            } catch {
+                throw FileOperationError(error, kind, name: to.name)
+            }
+        } catch {
+            try? GIOTransfer(kind: .delete, progress: nil).remove(part)
+            throw error
+        }
+    }
+
     private func copyItem(_ source: GIOItem, info: GIOItem.Info, to destination: GIOItem) throws(FileOperationError) {
         try checkCancelled(source.name)
         if info.isFolder {

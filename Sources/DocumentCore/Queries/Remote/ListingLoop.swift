@@ -8,17 +8,19 @@ import Foundation
 /// involved.
 final class ListingLoop: @unchecked Sendable {
     // @unchecked: `context` is set once, before the thread starts; GMainContext is thread-safe.
-    static let shared = ListingLoop()
+    static let shared = ListingLoop(name: "dossier-listing-gio")
 
     private let context: OpaquePointer
 
-    private init() {
+    /// A loop of its own, for work that must not wait behind the listings (whose GIO calls
+    /// may wait on a server that stopped answering).
+    init(name: String) {
         context = g_main_context_new()
         let thread = Thread { [self] in
             g_main_context_push_thread_default(context)
             g_main_loop_run(g_main_loop_new(context, 0))
         }
-        thread.name = "dossier-listing-gio"
+        thread.name = name
         thread.start()
     }
 

@@ -18,17 +18,20 @@ final class RemoteFolderMonitor: @unchecked Sendable {
     private let uri: String
     private let cancellable: ListingCancellable
     private let handler: @Sendable (Event) -> Void
+    private let loop: ListingLoop
     private var monitor: UnsafeMutablePointer<GFileMonitor>?
 
-    init(uri: String, cancellable: ListingCancellable, handler: @escaping @Sendable (Event) -> Void) {
+    init(uri: String, cancellable: ListingCancellable, loop: ListingLoop = .shared,
+         handler: @escaping @Sendable (Event) -> Void) {
         self.uri = uri
         self.cancellable = cancellable
+        self.loop = loop
         self.handler = handler
     }
 
-    /// Asks GIO for a monitor; `answer` hears (on the listing loop) whether there is one.
+    /// Asks GIO for a monitor; `answer` hears (on the loop) whether there is one.
     func start(_ answer: @escaping @Sendable (Bool) -> Void) {
-        ListingLoop.shared.perform { [self] in
+        loop.perform { [self] in
             guard !cancellable.isCancelled else { return answer(false) }
             let file = GVFSFiles.file(forURI: uri)
             defer { g_object_unref(UnsafeMutableRawPointer(file)) }
@@ -46,7 +49,7 @@ final class RemoteFolderMonitor: @unchecked Sendable {
 
     /// Stops following; the monitor is released on the loop.
     func stop() {
-        ListingLoop.shared.perform { [self] in
+        loop.perform { [self] in
             if let monitor {
                 g_file_monitor_cancel(monitor)
                 g_object_unref(monitor)

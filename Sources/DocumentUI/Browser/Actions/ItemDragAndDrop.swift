@@ -5,10 +5,21 @@ import Foundation
 import GObjectSupport
 
 /// Items by drag and drop: the selection drags out as a file list (`text/uri-list` to other
-/// apps); files dropped on the view are copied into the shown folder — or into the folder
-/// item they are dropped on — and moved when Shift is held.
+/// apps, with each item's own URI: `sftp://…` for a server's items, as Files drags GVFS
+/// locations); files dropped on the view are copied into the shown folder — or into the folder
+/// item they are dropped on — and moved when Shift is held. A server's folder takes them through
+/// the remote file operations (`place`), and so does an empty folder's page.
 extension DocumentBrowser {
     func installDragAndDrop() {
+        // An empty folder shows a status page instead of the items: what is dropped there goes
+        // into the folder too.
+        let emptyTarget = gtk_drop_target_new(gdk_file_list_get_type(), GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))!
+        connectDropValue(raw(emptyTarget)) { [weak self] value, _, _ in
+            guard let self, self.status.status == .emptyFolder else { return false }
+            return self.drop(Self.urls(in: value), on: nil, x: 0, y: 0, move: Self.isMove(emptyTarget))
+        }
+        gtk_widget_add_controller(status.widget, emptyTarget)
+
         for view in [grid.grid, list.columnView] {
             let source = gtk_drag_source_new()!
             gtk_drag_source_set_actions(source, GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))
@@ -41,9 +52,11 @@ extension DocumentBrowser {
         return FileClipboard.contentProvider(for: urls)
     }
 
-    private func drop(_ urls: [URL], on view: Widget, x: Double, y: Double, move: Bool) -> Bool {
+    /// Places dropped `urls` into the folder item at `x`, `y` of `view`, else into the folder
+    /// shown (`view` nil: the empty folder's page). True when they are taken.
+    func drop(_ urls: [URL], on view: Widget?, x: Double, y: Double, move: Bool) -> Bool {
         guard !urls.isEmpty else { return false }
-        let target = view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
+        let target = view == nil ? nil : view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
         let destination: URL
         if let target, target.isDirectory, target.trashed == nil, !urls.contains(where: { FileOperations.sameFolder($0, target.url) }) {
             destination = target.url
@@ -70,8 +83,9 @@ extension DocumentBrowser {
         return actions & GDK_ACTION_MOVE.rawValue != 0 && actions & GDK_ACTION_COPY.rawValue == 0
     }
 
-    /// The files of a dropped GdkFileList.
-    private static func urls(in value: UnsafePointer<GValue>?) -> [URL] {
+    /// The files of a dropped GdkFileList (GTK makes one from a `text/uri-list`, remote URIs
+    /// included).
+    static func urls(in value: UnsafePointer<GValue>?) -> [URL] {
         guard let value, let list = g_value_get_boxed(value) else { return [] }
         var urls: [URL] = []
         var node = gdk_file_list_get_files(OpaquePointer(list))

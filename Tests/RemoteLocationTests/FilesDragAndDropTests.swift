@@ -1,0 +1,159 @@
+import DossierFixtures
+import Foundation
+import XCTest
+
+/// Drag and drop between GNOME Files (Debian's Nautilus, in the test's display and session,
+/// where GVFS has the server mounted) and Dossier's window on an sftp folder, with real
+/// pointer drags (xdotool) between the two windows: a local file dragged from Files onto
+/// Dossier's empty server folder is copied to the server; a file of the server dragged from Dossier
+/// onto Files' local folder is copied there; a file dropped on a folder item of the server's
+/// folder goes into that folder. Screenshots in `.build/test-screenshots`
+/// (files-dnd-*).
+final class FilesDragAndDropTests: XCTestCase {
+    private var app: Process?
+    private var server: RemoteServer?
+    private var nautilusStarted = false
+    private var state: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(DesktopSession.isAvailable, "no display: UI tests run under `make test`, which starts Xvfb")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/nautilus"), "Files is not installed")
+        try XCTSkipUnless(ServerAccount.canStartServers, "the test servers need root")
+        state = try TemporaryFolder("dossier-dnd-state")
+    }
+
+    override func tearDown() {
+        if let app, app.isRunning {
+            app.terminate()
+            app.waitUntilExit()
+        }
+        app = nil
+        if nautilusStarted { DesktopSession.run(["/usr/bin/nautilus", "-q"]) }
+        nautilusStarted = false
+        server?.stop()
+        server = nil
+    }
+
+    func testFilesDragsALocalFileOntoDossiersEmptyServerFolderAndDossierDragsAServerFileIntoFiles() throws {
+        let server = try RemoteServer.start(.sftp)
+        self.server = server
+        _ = try server.folder.write("Inbox/.hidden", "")
+        server.openToServer()
+        try server.mount()
+        let local = try TemporaryFolder("dossier-dnd-local")
+        _ = try local.write("local note.txt", "from this computer")
+        _ = try local.write("second.txt", "into a folder of the server")
+
+        // Dossier on the left half of the screen, on the server's empty Inbox; Files on the
+        // right, on the local folder. No window manager: the windows are placed with xdotool.
+        let dossier = try launchDossier(at: server.uri("Inbox/"), title: "Inbox")
+        DesktopSession.run(["/usr/bin/xdotool", "windowsize", dossier, "640", "700"])
+        DesktopSession.run(["/usr/bin/xdotool", "windowmove", dossier, "0", "0"])
+        let files = try showInFiles(local.url.path, title: local.url.lastPathComponent)
+        DesktopSession.run(["/usr/bin/xdotool", "windowsize", files, "620", "700"])
+        DesktopSession.run(["/usr/bin/xdotool", "windowmove", files, "650", "0"])
+        XCTAssertTrue(DesktopSession.waitForAccessible("Folder Is Empty"), "Dossier shows the server's empty folder")
+        _ = DesktopSession.screenshot("files-dnd-0-side-by-side")
+
+        // Files → Dossier: the local file onto the server's empty folder.
+        let note = try XCTUnwrap(centre(of: "local note.txt", inApp: "nautilus", window: files), "Files shows the local file")
+        let arrived = server.localURL("Inbox/local note.txt")
+        drag(from: note, to: (400, 450))
+        XCTAssertTrue(eventually { (try? String(contentsOf: arrived, encoding: .utf8)) == "from this computer" },
+                      "the file dropped from Files was copied to the server")
+        XCTAssertTrue(DesktopSession.waitForAccessible("local note.txt"), "Dossier's listing shows it")
+        _ = DesktopSession.screenshot("files-dnd-1-dropped-on-dossier")
+
+        // Dossier → Files: a file of the server onto the local folder.
+        _ = try server.folder.write("Inbox/remote plan.txt", "from the server")
+        _ = try server.folder.write("Inbox/Archive/.keep", "")
+        server.openToServer()
+        DesktopSession.run(["/usr/bin/xdotool", "mousemove", "300", "600", "click", "1"])
+        DesktopSession.key("F5")
+        XCTAssertTrue(DesktopSession.waitForAccessible("remote plan.txt"), "Dossier lists the server's new file")
+        let plan = try XCTUnwrap(centre(of: "remote plan.txt", inApp: "dossier", window: dossier))
+        let copied = local.url.appendingPathComponent("remote plan.txt")
+        drag(from: plan, to: (1000, 450))
+        XCTAssertTrue(eventually { (try? String(contentsOf: copied, encoding: .utf8)) == "from the server" },
+                      "the server's file dragged from Dossier was copied by Files")
+        _ = DesktopSession.screenshot("files-dnd-2-dropped-on-files")
+
+        // Files → a folder item in Dossier's server folder: into that folder on the server.
+        let second = try XCTUnwrap(centre(of: "second.txt", inApp: "nautilus", window: files), "Files shows the second file")
+        let archive = try XCTUnwrap(centre(of: "Archive", inApp: "dossier", window: dossier), "Dossier shows the Archive folder")
+        drag(from: second, to: archive)
+        XCTAssertTrue(eventually {
+            (try? String(contentsOf: server.localURL("Inbox/Archive/second.txt"), encoding: .utf8)) == "into a folder of the server"
+        }, "the file dropped on the folder item went into that folder on the server")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: server.localURL("Inbox/second.txt").path))
+        _ = DesktopSession.screenshot("files-dnd-3-dropped-on-a-folder")
+    }
+
+    /// A person's drag from one window to another: press, move in steps, linger over the
+    /// target (the source and the target exchange XDND messages for each move; the pause only
+    /// paces the input), release.
+    private func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) {
+        DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])
+        for step in 1...10 {
+            Thread.sleep(forTimeInterval: 0.05)
+            DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(start.x + (end.x - start.x) * step / 10),
+                                String(start.y + (end.y - start.y) * step / 10)])
+        }
+        for offset in [1, 0] {
+            Thread.sleep(forTimeInterval: 0.2)
+            DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(end.x + offset), String(end.y)])
+        }
+        DesktopSession.run(["/usr/bin/xdotool", "mouseup", "1"])
+    }
+
+    /// The screen position of a node's centre. GTK 4.8 under bare Xvfb reports AT-SPI extents
+    /// within the window (the window's own position is unknown to it without a window
+    /// manager), so the window's place is added.
+    private func centre(of name: String, inApp app: String, window: String) -> (x: Int, y: Int)? {
+        guard let centre = DesktopSession.steadyCentre(of: name, inApp: app) else { return nil }
+        var origin = (x: 0, y: 0)
+        for line in DesktopSession.run(["/usr/bin/xdotool", "getwindowgeometry", "--shell", window]).split(separator: "\n") {
+            if line.hasPrefix("X=") { origin.x = Int(line.dropFirst(2)) ?? 0 }
+            if line.hasPrefix("Y=") { origin.y = Int(line.dropFirst(2)) ?? 0 }
+        }
+        return (origin.x + centre.x, origin.y + centre.y)
+    }
+
+    // MARK: Support
+
+    private var binary: String {
+        ProcessInfo.processInfo.environment["DOSSIER_BINARY"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.currentDirectoryPath + "/.build/debug/dossier"
+    }
+
+    private func launchDossier(at uri: String, title: String) throws -> String {
+        var environment: [String: String] = [:]
+        for name in ["config", "data", "cache", "state"] {
+            let folder = state.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            environment["XDG_\(name.uppercased())_HOME"] = folder.path
+        }
+        app = try DesktopSession.launch([binary, uri], environment: environment)
+        var window: String?
+        XCTAssertTrue(eventually {
+            window = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--name", "^\(title)$"])
+                .split(separator: "\n").first.map(String.init)
+            return window != nil
+        }, "Dossier's window shows \(title)")
+        return try XCTUnwrap(window)
+    }
+
+    private func showInFiles(_ path: String, title: String) throws -> String {
+        let process = try DesktopSession.launch(["/usr/bin/nautilus", "--new-window", path])
+        _ = process
+        nautilusStarted = true
+        var window: String?
+        XCTAssertTrue(eventually {
+            window = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--class", "nautilus"])
+                .split(separator: "\n").map(String.init)
+                .first { DesktopSession.run(["/usr/bin/xdotool", "getwindowname", $0]).contains(title) }
+            return window != nil
+        }, "Files shows \(title)")
+        return try XCTUnwrap(window)
+    }
+}
