@@ -33,6 +33,7 @@ public final class RemoteEdits: Sendable {
     /// The edits of the process, in the default cache (beside the downloads).
     public static let shared = RemoteEdits()
 
+    /// The cache the edited copies live in, beside the downloads they were made from.
     public let cache: RemoteCache
     /// How long a copy must stay still before its change is reported (an app writes in steps).
     let settle: DispatchTimeInterval
@@ -44,6 +45,7 @@ public final class RemoteEdits: Sendable {
         var observers: [UUID: @Sendable (EditedCopy) -> Void] = [:]
     }
 
+    /// Edits kept in `cache`, a change reported once the copy has stayed still for `settle`.
     public init(cache: RemoteCache = RemoteCache(), settle: DispatchTimeInterval = .milliseconds(300)) {
         self.cache = cache
         self.settle = settle
