@@ -11,6 +11,8 @@ final class ListingLoop: @unchecked Sendable {
     static let shared = ListingLoop(name: "dossier-listing-gio")
 
     private let context: OpaquePointer
+    /// Work handed to the loop's thread and not yet run; loops live as long as the process.
+    private let pending = Locked<[@Sendable () -> Void]>([])
 
     /// A loop of its own, for work that must not wait behind the listings (whose GIO calls
     /// may wait on a server that stopped answering).
@@ -24,19 +26,22 @@ final class ListingLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Runs `work` on the loop's thread, after what was handed to it before.
+    /// Runs `work` on the loop's thread, after what was handed to it before. The work goes
+    /// through a pthread lock, not only through GLib's queue: GLib's own locks are futexes
+    /// ThreadSanitizer cannot follow, and it took the closure built here and run there, and
+    /// what it reads, for races (as it did for `GIOLoop`).
     func perform(_ work: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(LoopWork(work)).toOpaque()
+        pending.withLock { $0.append(work) }
         g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
-            Unmanaged<LoopWork>.fromOpaque(data!).takeUnretainedValue().work()
+            let loop = Unmanaged<ListingLoop>.fromOpaque(data!).takeUnretainedValue()
+            let works = loop.pending.withLock { pending in
+                defer { pending.removeAll() }
+                return pending
+            }
+            works.forEach { $0() }
             return 0  // G_SOURCE_REMOVE
-        }, box, { data in Unmanaged<LoopWork>.fromOpaque(data!).release() })
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
-}
-
-private final class LoopWork {
-    let work: @Sendable () -> Void
-    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
 }
 
 /// A GCancellable shared between a query (which cancels it, from any thread) and the GIO
