@@ -257,6 +257,39 @@ enum DesktopSession {
         Thread.sleep(forTimeInterval: 0.3)
     }
 
+    /// A person's drag from one window to another, tried again until `arrived` holds: press,
+    /// move in steps, linger over the target with small moves, release, then wait for the
+    /// result. Each move over the target is an XDND position that the target answers with a
+    /// status, and GTK drops only once the target has accepted; on a loaded machine the answer
+    /// can come after the release, and GTK then cancels the drop, which changes nothing. So a
+    /// drop that did not take is tried again, lingering longer each time, as a person would.
+    /// The ends are looked up again before each try (a cancelled drag can leave either window
+    /// scrolled). True when `arrived` held within `attempts` tries.
+    static func drag(from start: () -> (x: Int, y: Int)?, to end: () -> (x: Int, y: Int)?,
+                     until arrived: () -> Bool, attempts: Int = 4) -> Bool {
+        for attempt in 1...attempts {
+            guard let start = start(), let end = end() else { continue }
+            run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])
+            for step in 1...10 {
+                Thread.sleep(forTimeInterval: 0.05)
+                run(["/usr/bin/xdotool", "mousemove", String(start.x + (end.x - start.x) * step / 10),
+                     String(start.y + (end.y - start.y) * step / 10)])
+            }
+            for wiggle in 0..<(4 * attempt) {
+                Thread.sleep(forTimeInterval: 0.1)
+                run(["/usr/bin/xdotool", "mousemove", String(end.x + wiggle % 2), String(end.y)])
+            }
+            run(["/usr/bin/xdotool", "mouseup", "1"])
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if arrived() { return true }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            _ = screenshot("drag-attempt-\(attempt)-did-not-arrive")
+        }
+        return arrived()
+    }
+
     /// Waits until a node named `name` is in the tree (or `timeout` passes).
     @discardableResult
     static func waitForAccessible(_ name: String, timeout: TimeInterval = 60) -> Bool {

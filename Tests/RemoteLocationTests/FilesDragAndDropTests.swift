@@ -47,20 +47,20 @@ final class FilesDragAndDropTests: XCTestCase {
         // Dossier on the left half of the screen, on the server's empty Inbox; Files on the
         // right, on the local folder. No window manager: the windows are placed with xdotool.
         let dossier = try launchDossier(at: server.uri("Inbox/"), title: "Inbox")
-        DesktopSession.run(["/usr/bin/xdotool", "windowsize", dossier, "640", "700"])
-        DesktopSession.run(["/usr/bin/xdotool", "windowmove", dossier, "0", "0"])
+        XCTAssertTrue(place(dossier, x: 0, width: 640), "Dossier's window is on the left: \(geometry(dossier))")
         let files = try showInFiles(local.url.path, title: local.url.lastPathComponent)
-        DesktopSession.run(["/usr/bin/xdotool", "windowsize", files, "620", "700"])
-        DesktopSession.run(["/usr/bin/xdotool", "windowmove", files, "650", "0"])
+        XCTAssertTrue(place(files, x: 650, width: 620), "Files' window is on the right: \(geometry(files))")
+        XCTAssertTrue(place(dossier, x: 0, width: 640), "Dossier's window stayed on the left: \(geometry(dossier))")
         XCTAssertTrue(DesktopSession.waitForAccessible("Folder Is Empty"), "Dossier shows the server's empty folder")
         _ = DesktopSession.screenshot("files-dnd-0-side-by-side")
 
         // Files → Dossier: the local file onto the server's empty folder.
-        let note = try XCTUnwrap(centre(of: "local note.txt", inApp: "nautilus", window: files), "Files shows the local file")
+        XCTAssertNotNil(centre(of: "local note.txt", inApp: "nautilus", window: files), "Files shows the local file")
         let arrived = server.localURL("Inbox/local note.txt")
-        drag(from: note, to: (400, 450))
-        XCTAssertTrue(eventually { (try? String(contentsOf: arrived, encoding: .utf8)) == "from this computer" },
-                      "the file dropped from Files was copied to the server")
+        XCTAssertTrue(DesktopSession.drag(from: { self.centre(of: "local note.txt", inApp: "nautilus", window: files) },
+                                          to: { (400, 450) },
+                                          until: { (try? String(contentsOf: arrived, encoding: .utf8)) == "from this computer" }),
+                      "the file dropped from Files was copied to the server (windows: Dossier \(geometry(dossier)), Files \(geometry(files)))")
         XCTAssertTrue(DesktopSession.waitForAccessible("local note.txt"), "Dossier's listing shows it")
         _ = DesktopSession.screenshot("files-dnd-1-dropped-on-dossier")
 
@@ -71,39 +71,45 @@ final class FilesDragAndDropTests: XCTestCase {
         DesktopSession.run(["/usr/bin/xdotool", "mousemove", "300", "600", "click", "1"])
         DesktopSession.key("F5")
         XCTAssertTrue(DesktopSession.waitForAccessible("remote plan.txt"), "Dossier lists the server's new file")
-        let plan = try XCTUnwrap(centre(of: "remote plan.txt", inApp: "dossier", window: dossier))
         let copied = local.url.appendingPathComponent("remote plan.txt")
-        drag(from: plan, to: (1000, 450))
-        XCTAssertTrue(eventually { (try? String(contentsOf: copied, encoding: .utf8)) == "from the server" },
-                      "the server's file dragged from Dossier was copied by Files")
+        XCTAssertTrue(DesktopSession.drag(from: { self.centre(of: "remote plan.txt", inApp: "dossier", window: dossier) },
+                                          to: { (1000, 450) },
+                                          until: { (try? String(contentsOf: copied, encoding: .utf8)) == "from the server" }),
+                      "the server's file dragged from Dossier was copied by Files (windows: Dossier \(geometry(dossier)), Files \(geometry(files)))")
         _ = DesktopSession.screenshot("files-dnd-2-dropped-on-files")
 
         // Files → a folder item in Dossier's server folder: into that folder on the server.
-        let second = try XCTUnwrap(centre(of: "second.txt", inApp: "nautilus", window: files), "Files shows the second file")
-        let archive = try XCTUnwrap(centre(of: "Archive", inApp: "dossier", window: dossier), "Dossier shows the Archive folder")
-        drag(from: second, to: archive)
-        XCTAssertTrue(eventually {
+        XCTAssertNotNil(centre(of: "second.txt", inApp: "nautilus", window: files), "Files shows the second file")
+        XCTAssertNotNil(centre(of: "Archive", inApp: "dossier", window: dossier), "Dossier shows the Archive folder")
+        XCTAssertTrue(DesktopSession.drag(from: { self.centre(of: "second.txt", inApp: "nautilus", window: files) },
+                                          to: { self.centre(of: "Archive", inApp: "dossier", window: dossier) },
+                                          until: {
             (try? String(contentsOf: server.localURL("Inbox/Archive/second.txt"), encoding: .utf8)) == "into a folder of the server"
-        }, "the file dropped on the folder item went into that folder on the server")
+        }), "the file dropped on the folder item went into that folder on the server (windows: Dossier \(geometry(dossier)), Files \(geometry(files)))")
         XCTAssertFalse(FileManager.default.fileExists(atPath: server.localURL("Inbox/second.txt").path))
         _ = DesktopSession.screenshot("files-dnd-3-dropped-on-a-folder")
     }
 
-    /// A person's drag from one window to another: press, move in steps, linger over the
-    /// target (the source and the target exchange XDND messages for each move; the pause only
-    /// paces the input), release.
-    private func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) {
-        DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])
-        for step in 1...10 {
-            Thread.sleep(forTimeInterval: 0.05)
-            DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(start.x + (end.x - start.x) * step / 10),
-                                String(start.y + (end.y - start.y) * step / 10)])
+    /// Moves and sizes a window (700 px high, at the top of the screen) and waits until the X
+    /// server reports it there: without a window manager a window just mapped can still be
+    /// configured by its own app after the move (Files restores its saved size). True when
+    /// the window holds the place.
+    private func place(_ window: String, x: Int, width: Int) -> Bool {
+        let wanted = ["X=\(x)", "Y=0", "WIDTH=\(width)", "HEIGHT=700"]
+        return eventually {
+            let now = geometry(window)
+            if wanted.allSatisfy(now.contains) { return true }
+            DesktopSession.run(["/usr/bin/xdotool", "windowsize", window, String(width), "700"])
+            DesktopSession.run(["/usr/bin/xdotool", "windowmove", window, String(x), "0"])
+            Thread.sleep(forTimeInterval: 0.3)
+            return false
         }
-        for offset in [1, 0] {
-            Thread.sleep(forTimeInterval: 0.2)
-            DesktopSession.run(["/usr/bin/xdotool", "mousemove", String(end.x + offset), String(end.y)])
-        }
-        DesktopSession.run(["/usr/bin/xdotool", "mouseup", "1"])
+    }
+
+    /// A window's place and size as xdotool reports them (`X=… Y=… WIDTH=… HEIGHT=…`).
+    private func geometry(_ window: String) -> [String] {
+        DesktopSession.run(["/usr/bin/xdotool", "getwindowgeometry", "--shell", window])
+            .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("WINDOW=") && !$0.hasPrefix("SCREEN=") }
     }
 
     /// The screen position of a node's centre. GTK 4.8 under bare Xvfb reports AT-SPI extents
