@@ -132,6 +132,12 @@ public final class RemoteDownloads: Sendable {
                 }
                 return nil
             }
+            // A flight that landed since the caller's look in the cache has left the copy
+            // there (a transfer commits before it lands): no second download of it.
+            if cache.lookup(info) != nil {
+                continuation.resume(returning: .success(()))
+                return nil
+            }
             let flight = Flight(key: key, transfer: RemoteTransfer(
                 info: info, cache: cache, ioPriority: priority == .userInitiated ? G_PRIORITY_DEFAULT : G_PRIORITY_LOW))
             flight.isBackground = priority == .background
