@@ -49,6 +49,7 @@ static struct {
     const gchar *(*uri_request_get_uri)(WebKitURIRequest *);
     void (*policy_decision_ignore)(WebKitPolicyDecision *);
     void (*user_content_manager_remove_all_filters)(WebKitUserContentManager *);
+    void (*web_view_load_uri)(WebKitWebView *, const gchar *);
 } webkit;
 
 /* The table's entries in order, by their names without the "webkit_" prefix. */
@@ -61,7 +62,7 @@ static const char *const webkit_symbols[] = {
     "user_content_filter_unref", "user_content_filter_store_new", "user_content_filter_store_save",
     "user_content_filter_store_save_finish", "navigation_policy_decision_get_navigation_action",
     "navigation_action_get_navigation_type", "navigation_action_get_request", "uri_request_get_uri",
-    "policy_decision_ignore", "user_content_manager_remove_all_filters",
+    "policy_decision_ignore", "user_content_manager_remove_all_filters", "web_view_load_uri",
 };
 G_STATIC_ASSERT(sizeof webkit == G_N_ELEMENTS(webkit_symbols) * sizeof(void (*)(void)));
 
@@ -178,17 +179,10 @@ GtkWidget *dossier_webview_new(void) {
     return view;
 }
 
-void dossier_webview_load_offline(GtkWidget *view, const char *html, const char *base_uri, const char *store_path,
-                                  DossierLinkHandler on_link, gpointer link_data,
-                                  DossierLoadFinished on_finished, gpointer finished_data) {
-    DossierWebLoad *load = g_new0(DossierWebLoad, 1);
-    load->view = g_object_ref((WebKitWebView *)view);
-    load->html = g_strdup(html);
-    load->base_uri = g_strdup(base_uri);
-    load->on_link = on_link;
-    load->link_data = link_data;
-    load->on_finished = on_finished;
-    load->finished_data = finished_data;
+/* The page's load, once the view may take it: it connects the view's signals and compiles the
+   filter, whose end loads the page. */
+static void webview_start_load(DossierWebLoad *load, const char *store_path) {
+    GtkWidget *view = (GtkWidget *)load->view;
     g_object_set_data_full(G_OBJECT(view), "dossier-web-load", load, webview_load_free);
     g_signal_connect(view, "decide-policy", G_CALLBACK(webview_decide_policy), load);
     g_signal_connect(view, "load-changed", G_CALLBACK(webview_load_changed), load);
@@ -209,6 +203,64 @@ void dossier_webview_load_offline(GtkWidget *view, const char *html, const char 
     webkit.user_content_filter_store_save(store, "dossier-offline", source, NULL, webview_filter_saved, load);
     g_bytes_unref(source);
     g_object_unref(store);
+}
+
+/* A page's load that waits for its spare view's empty page to end (its "load-changed" would
+   otherwise take that end for the page's). */
+typedef struct {
+    DossierWebLoad *load;
+    char *store_path;
+} DossierPendingLoad;
+
+static GtkWidget *spare_view;
+
+static void spare_load_changed(WebKitWebView *view, int event, gpointer data) {
+    (void)data;
+    if (event != WEBKIT_LOAD_FINISHED) return;
+    g_signal_handlers_disconnect_by_func(view, spare_load_changed, NULL);
+    g_object_set_data(G_OBJECT(view), "dossier-blank-loading", NULL);
+    DossierPendingLoad *pending = g_object_steal_data(G_OBJECT(view), "dossier-pending-load");
+    if (pending == NULL) return;
+    webview_start_load(pending->load, pending->store_path);
+    g_free(pending->store_path);
+    g_free(pending);
+}
+
+void dossier_webview_prepare_spare(void) {
+    if (spare_view != NULL) return;
+    spare_view = g_object_ref_sink(dossier_webview_new());
+    g_object_set_data(G_OBJECT(spare_view), "dossier-blank-loading", GINT_TO_POINTER(1));
+    g_signal_connect(spare_view, "load-changed", G_CALLBACK(spare_load_changed), NULL);
+    webkit.web_view_load_uri((WebKitWebView *)spare_view, "about:blank");
+}
+
+GtkWidget *dossier_webview_take_spare(void) {
+    GtkWidget *view = spare_view;
+    spare_view = NULL;
+    /* This file's reference becomes the caller's floating one. */
+    if (view != NULL) g_object_force_floating(G_OBJECT(view));
+    return view;
+}
+
+void dossier_webview_load_offline(GtkWidget *view, const char *html, const char *base_uri, const char *store_path,
+                                  DossierLinkHandler on_link, gpointer link_data,
+                                  DossierLoadFinished on_finished, gpointer finished_data) {
+    DossierWebLoad *load = g_new0(DossierWebLoad, 1);
+    load->view = g_object_ref((WebKitWebView *)view);
+    load->html = g_strdup(html);
+    load->base_uri = g_strdup(base_uri);
+    load->on_link = on_link;
+    load->link_data = link_data;
+    load->on_finished = on_finished;
+    load->finished_data = finished_data;
+    if (g_object_get_data(G_OBJECT(view), "dossier-blank-loading") != NULL) {
+        DossierPendingLoad *pending = g_new0(DossierPendingLoad, 1);
+        pending->load = load;
+        pending->store_path = g_strdup(store_path);
+        g_object_set_data(G_OBJECT(view), "dossier-pending-load", pending);
+        return;
+    }
+    webview_start_load(load, store_path);
 }
 
 void dossier_webview_load_remote_content(GtkWidget *view) {

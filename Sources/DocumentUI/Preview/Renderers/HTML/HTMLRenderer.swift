@@ -113,9 +113,16 @@ public final class HTMLRenderer: PreviewRenderer {
         return .success(Page(html: html, refersToRemoteContent: !RemoteContent.references(in: html).isEmpty))
     }
 
-    /// A web view (WebKitGTK is loaded).
+    /// Starts a web view's process now, for the next page (WebKitGTK is loaded): the
+    /// previewer service's first item does, as soon as the library is in, so that the web
+    /// process starts while the window is built instead of after it.
+    static func prepareSpareWebView() {
+        dossier_webview_prepare_spare()
+    }
+
+    /// A web view (WebKitGTK is loaded): the spare one when there is one.
     private static func makeWebView() -> Widget {
-        let web = dossier_webview_new()!
+        let web = dossier_webview_take_spare() ?? dossier_webview_new()!
         gtk_widget_set_vexpand(web, 1)
         gtk_widget_set_hexpand(web, 1)
         return web
