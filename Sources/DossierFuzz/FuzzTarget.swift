@@ -31,6 +31,8 @@ struct FuzzTarget: Sendable {
     nonisolated(unsafe) static var selected: FuzzTarget?
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// (the name is libFuzzer's, for its entry point: main.swift hands it to libFuzzer's driver)
 /// libFuzzer's callback: one input for the selected target.
 @_cdecl("LLVMFuzzerTestOneInput")
 func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Archives are read by libarchive in a decoder worker; what comes back is untrusted. A worker
 /// that dies ends that request with a message that says so, and the next request works.

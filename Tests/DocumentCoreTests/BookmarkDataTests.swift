@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// The stored forms of a bookmark, damaged data, newer formats, and volumes.
 final class BookmarkDataTests: XCTestCase {

@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Bookmarks made and resolved in this process, with real files moved by `rename(2)`.
 final class BookmarkTests: XCTestCase {

@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// A font's specimen is drawn in a decoder worker, with the file's own glyphs, in the colour
 /// asked for; a damaged font or a worker that fails ends on a message, and the next font draws.

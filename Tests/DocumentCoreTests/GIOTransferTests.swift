@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// The GIO path of the file operations (what remote locations use), run on local files
 /// through GIO's own calls: copies that take their name only when whole, cancelling, moves,

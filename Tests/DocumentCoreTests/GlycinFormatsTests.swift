@@ -1,6 +1,7 @@
-@testable import DocumentCore
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Where GdkPixbuf hands images to glycin, only what glycin's loaders alone serve is decoded in
 /// the calling process; the rest goes to a worker.

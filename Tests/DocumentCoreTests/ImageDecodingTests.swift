@@ -1,9 +1,10 @@
 import CGLib
 import CImaging
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// The previewer's images are decoded in a decoder worker and come back as pixels in a sealed
 /// memfd, as they looked when GdkPixbuf decoded them in the previewer: at the size asked,

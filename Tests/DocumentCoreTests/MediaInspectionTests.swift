@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// What a media file holds is found by GStreamer's discoverer in a decoder worker, and its cover
 /// art decoded there: the tags, the kind of stream and the cover's pixels come back, checked.

@@ -1,9 +1,10 @@
 import CGLib
 import CImaging
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// PDFs are read by poppler in a decoder worker, which keeps a document open between its pages;
 /// what comes back (sizes, pixels, links, characters) is checked here. The worker's pixels and

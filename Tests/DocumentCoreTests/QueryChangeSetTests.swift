@@ -1,6 +1,7 @@
-@testable import DocumentCore
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Change sets reproduce the query's list exactly, whatever mix of changes made them.
 final class QueryChangeSetTests: XCTestCase {

@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Runs a `DirectoryQuery` and keeps what a list view would: the items, rebuilt from the
 /// reloads and change sets exactly as delivered, plus every event for inspection.

@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// The download cache's rules, on local files read through the same GIO calls as a server's
 /// (the servers themselves are in RemoteLocationTests).

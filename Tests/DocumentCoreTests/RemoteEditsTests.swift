@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// The rules of edited copies (a remote file's copy an app that takes only paths works on), on
 /// local files read and written through the same GIO calls as a server's; the real servers

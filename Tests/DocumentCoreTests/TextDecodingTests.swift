@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Text files in the encodings people have: each sample is written by iconv(1) from its
 /// Unicode text (`EncodedTexts`), then read back and compared with that text.

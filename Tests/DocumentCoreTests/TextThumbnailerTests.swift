@@ -1,8 +1,9 @@
 import CImaging
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// A text file's thumbnail shows its text in its encoding: a GB18030 or UTF-16 file draws
 /// the same page as the same text in UTF-8, not mojibake.

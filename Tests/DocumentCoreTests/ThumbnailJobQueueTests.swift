@@ -1,5 +1,6 @@
-@testable import DocumentCore
 import XCTest
+
+@testable import DocumentCore
 
 final class ThumbnailJobQueueTests: XCTestCase {
     func testHighestPriorityFirstThenTheOldest() {

@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// The browser's cell pictures from files it did not make (the shared cache's PNGs, a photo's
 /// EXIF thumbnail), decoded in a thumbnail worker.

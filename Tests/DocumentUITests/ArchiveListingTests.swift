@@ -1,9 +1,10 @@
 import CGtk
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// Archive listings and single-entry extraction on tar files the test writes itself. libarchive
 /// reads them in a decoder worker (`dossier-decoder`, beside the test bundle); this process

@@ -1,8 +1,9 @@
 import CGtk
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 @testable import DocumentUI
 
 /// Items that arrive by a live change animate in (a fade and a growth over 200 ms on the frame

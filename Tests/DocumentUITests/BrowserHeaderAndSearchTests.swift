@@ -3,6 +3,7 @@ import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
 @testable import DocumentUI
 
 /// In a real window under the test's display: an app's own action in the header for a

@@ -2,6 +2,7 @@ import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
 @testable import DocumentUI
 
 /// The browser's item model with real folders: change sets on disk become exact

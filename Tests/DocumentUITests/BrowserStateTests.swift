@@ -1,6 +1,7 @@
-@testable import DocumentUI
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The window state keyfile (`state.ini`): what Dossier writes reads back the same, and damaged
 /// or odd values give the defaults, never another folder.

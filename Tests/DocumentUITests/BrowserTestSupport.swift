@@ -4,6 +4,7 @@ import DocumentCore
 import DossierFixtures
 import Foundation
 import GObjectSupport
+
 @testable import DocumentUI
 
 /// Waits until `query` has done all it was asked so far (a stop included, after which it sends

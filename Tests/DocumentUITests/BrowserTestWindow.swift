@@ -3,6 +3,7 @@ import CGtk
 import DossierFixtures
 import Foundation
 import GObjectSupport
+
 @testable import DocumentUI
 
 // Shared with RemoteLocationTests through a link (GTK: DossierFixtures stays GTK-free).

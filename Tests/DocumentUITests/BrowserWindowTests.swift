@@ -3,6 +3,7 @@ import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
 @testable import DocumentUI
 
 /// The browser in a real window under the test's Xvfb display, driven as a user would (clicks

@@ -4,8 +4,9 @@ import DocumentCore
 import DossierFixtures
 import Foundation
 import GObjectSupport
-@testable import DocumentUI
 import XCTest
+
+@testable import DocumentUI
 
 /// Files on the clipboard as GNOME Files 43 writes and reads them (nautilus-clipboard.c at
 /// 43.2: "copy" or "cut", then one URI a line joined by "\n", no trailing newline and no empty

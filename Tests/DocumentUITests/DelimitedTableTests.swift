@@ -1,5 +1,6 @@
-@testable import DocumentUI
 import XCTest
+
+@testable import DocumentUI
 
 /// CSV and TSV parsing per RFC 4180, as the table shows the cells.
 final class DelimitedTableTests: XCTestCase {

@@ -1,7 +1,8 @@
 import DocumentCore
-@testable import DocumentUI
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The interaction controller's description of its documents and what it offers, without a
 /// display (menus and windows are tested through the real app in DossierTests).

@@ -2,6 +2,7 @@ import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
 @testable import DocumentUI
 
 /// A folder listed off the main thread: its batches reach the main thread as whole lists in

@@ -1,8 +1,9 @@
 import CGtk
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The folder summary's bounded walk on folders the test makes.
 final class FolderSummaryTests: XCTestCase {

@@ -1,10 +1,11 @@
 import CGLib
 import CGtk
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The font specimen as the previewer shows it: lines drawn by the decoder worker, shown as
 /// pictures named by their text, drawn again for a narrower window and for the dark style.

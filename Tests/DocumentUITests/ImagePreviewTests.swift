@@ -2,10 +2,11 @@ import CGLib
 import CGtk
 import CImaging
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The previewer shows images decoded in its decoder workers, in a real window: a photo, one
 /// turned by EXIF, an SVG drawn again larger when zoomed in, an animated GIF that plays, a

@@ -1,6 +1,7 @@
-@testable import DocumentUI
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// Long Markdown blocks get a line-break opportunity (a zero-width space) every few hundred
 /// characters, so that Pango never meets a run it cannot break (which it wraps in quadratic

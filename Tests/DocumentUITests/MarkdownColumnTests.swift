@@ -1,10 +1,11 @@
 import CGLib
 import CGtk
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import GObjectSupport
 import XCTest
+
+@testable import DocumentUI
 
 /// A long Markdown document shows its first screen before all its blocks are built; the rest
 /// are built after, in the document's order, shown or not, and stop with the page when it

@@ -1,6 +1,7 @@
-@testable import DocumentUI
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The Markdown subset as blocks and as the Pango markup the labels get.
 final class MarkdownParserTests: XCTestCase {

@@ -1,11 +1,12 @@
 import CGLib
 import CGtk
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
-import GObjectSupport
 import Foundation
+import GObjectSupport
 import XCTest
+
+@testable import DocumentUI
 
 /// Audio and video pages, with what the file holds found by the decoder worker: an audio page
 /// shows its tags before its stream is ready, and its controls come on when it is; a worker that

@@ -1,10 +1,11 @@
 import CGtk
 import CImaging
-@testable import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
+@testable import DocumentUI
 
 /// A long PDF has a place for every page from the start, and only the pages near the view are
 /// drawn (about 4.5 MB each): drawing all of a 400-page document took 1.2 GB.

@@ -1,10 +1,11 @@
 import CGLib
 import CImaging
 import CPoppler
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// The PDF worker's answers against poppler's own in this test process (test-only: the
 /// previewer never loads poppler): a drawn page byte for byte, the characters' boxes and the

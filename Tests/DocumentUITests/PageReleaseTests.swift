@@ -1,9 +1,10 @@
 import CGLib
 import CGtk
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// Every page the previewer lets go of goes, with its renderer and its widgets, whether it had
 /// finished loading or was dropped while it loaded (an arrow key held down in Files). A page

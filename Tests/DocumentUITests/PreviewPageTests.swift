@@ -1,9 +1,10 @@
 import CGLib
 import CGtk
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// A previewer page and the window it is shown in: the window lets go of a page as soon as
 /// another item replaces it (Nautilus's next `ShowFile`, an arrow key held down), often while

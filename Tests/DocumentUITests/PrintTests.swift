@@ -2,11 +2,12 @@ import CGtk
 import CImaging
 import CPoppler
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import GObjectSupport
 import XCTest
+
+@testable import DocumentUI
 
 /// Printing to a PDF file through GTK's file printer, with no dialog: the pages a printer
 /// would get, read back with poppler (in this test process only). PDF pages come out whole (or

@@ -1,5 +1,6 @@
-@testable import DocumentUI
 import XCTest
+
+@testable import DocumentUI
 
 /// What a page would load from the network by itself, which decides whether the previewer
 /// offers to load it: content, not links.

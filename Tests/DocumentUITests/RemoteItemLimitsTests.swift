@@ -4,8 +4,9 @@ import DocumentCore
 import DossierFixtures
 import Foundation
 import GObjectSupport
-@testable import DocumentUI
 import XCTest
+
+@testable import DocumentUI
 
 /// What is local-only says so on a remote item, where a person looks for it: the Tags
 /// submenu holds one disabled line that explains, and Properties shows the Tags row dimmed

@@ -1,7 +1,8 @@
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// Tables and Markdown in legacy encodings are read in their encoding, as plain text is:
 /// a spreadsheet's CSV export in GB18030 or Windows-1252, Excel's UTF-16 "Unicode text".

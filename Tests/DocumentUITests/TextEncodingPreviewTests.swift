@@ -1,10 +1,11 @@
 import CGtk
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
-import GObjectSupport
 import Foundation
+import GObjectSupport
 import XCTest
+
+@testable import DocumentUI
 
 /// The previewer's text renderer shows text files in the seven encodings people have as the
 /// text they hold, names the encoding under the text, and re-opens the text in another one.

@@ -1,5 +1,6 @@
-@testable import DocumentUI
 import XCTest
+
+@testable import DocumentUI
 
 /// A long text goes into its view a screenful first, cut only after a line break, with as
 /// many lines as it takes for the line numbers to keep their width when the rest follows.

@@ -1,9 +1,9 @@
 import CGLib
 import CGtk
+import DocumentUI
 import DossierFixtures
 import Foundation
 import GObjectSupport
-import DocumentUI
 
 // Shared with RemoteLocationTests through a link (GTK: DossierFixtures stays GTK-free).
 

@@ -1,7 +1,8 @@
 import CGtk
-@testable import DocumentUI
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The previewer grows out of its source widget and shrinks back into it, on a real window
 /// under the test display.

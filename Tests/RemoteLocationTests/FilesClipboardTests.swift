@@ -1,11 +1,12 @@
 import CGLib
 import CGtk
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import GObjectSupport
 import XCTest
+
+@testable import DocumentUI
 
 /// The clipboard between GNOME Files (Debian's Nautilus, run under the test's display and in
 /// its session, where GVFS has the server mounted) and Dossier, both ways, for a file on an

@@ -1,7 +1,8 @@
 import CGLib
-@testable import DocumentCore
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// GFiles of one server made and dropped on several threads at once, as the listing and the
 /// thumbnails' downloads do: GVFS's client frees a location's shared mount spec while another

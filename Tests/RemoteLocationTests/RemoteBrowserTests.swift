@@ -5,6 +5,7 @@ import DossierFixtures
 import Foundation
 import GObjectSupport
 import XCTest
+
 @testable import DocumentUI
 
 /// The browser on a mounted remote folder, in a real window under the test's Xvfb: the items

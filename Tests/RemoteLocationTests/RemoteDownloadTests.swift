@@ -1,8 +1,9 @@
 import CGLib
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Remote files downloaded into Dossier's cache from each real server through GVFS: whole,
 /// reused while the file is unchanged, downloaded again when it changes; and the thumbnail of

@@ -1,8 +1,9 @@
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The browser's file operations against real servers on 127.0.0.1, mounted through GVFS:
 /// copies both ways (whole or nothing, cancelled too), rename and its undo, delete, new

@@ -1,11 +1,12 @@
 import CGLib
 import CGtk
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import GObjectSupport
 import XCTest
+
+@testable import DocumentUI
 
 /// The previewer on remote items from each real server, through a slowed line (one server's
 /// relay, nothing else slowed): the download's progress page, then the document under its

@@ -1,7 +1,8 @@
-@testable import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// A remote file's copy edited by an app that takes only paths goes back to the real server:
 /// the app's save (by rename, as editors save) is noticed, the upload replaces the server's

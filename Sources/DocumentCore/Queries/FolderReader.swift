@@ -73,7 +73,7 @@ final class FolderReader {
         var status = stat()
         // A FIFO or a huge file called .hidden is not a list of names.
         guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < 1 << 20 else { return [] }
-        var bytes = [UInt8]()
+        var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }

@@ -10,7 +10,7 @@ extension FuzzTarget {
     /// (the worker's, then the previewer's writing into its private cache). The same bytes are
     /// also read as a worker's answer, which the previewer must treat as untrusted too.
     static let archive = FuzzTarget("archive", "archive listings and entry paths (ArchiveReader, ArchiveListingCoding, ArchiveExtraction)",
-                                    prepare: { dossier_fuzz_set_user_dir("XDG_CACHE_HOME", ScratchFolder.folder("archive-cache").path) }) { data in
+                                    prepare: { dossier_fuzz_set_user_dir("XDG_CACHE_HOME", ScratchFolder.folder("archive-cache").path) }, run: { data in
         let path = ScratchFolder.write(data, to: "archive/input").path
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return }
@@ -47,5 +47,5 @@ extension FuzzTarget {
                    "a worker's answer does not read back the same")
             _ = ArchiveListing.arranged(answer)
         }
-    }
+    })
 }

@@ -9,11 +9,11 @@ extension FuzzTarget {
         let folder = ScratchFolder.folder("markdown")
         ScratchFolder.write(Data(base64Encoded: onePixelPNG)!, to: "markdown/picture.png")
         mkfifo(folder.appendingPathComponent("pipe.png").path, 0o600)
-    }) { data in
+    }, run: { data in
         let file = ScratchFolder.write(data, to: "markdown/input.md")
         guard let document = try? MarkdownDocument.load(file) else { return }
         _ = document.html(title: "input.md")
-    }
+    })
 }
 
 /// DossierFixtures' 1×1 PNG (`SampleFiles.png`), in base64.

@@ -59,7 +59,7 @@ enum PDFSession {
     /// The number of pages, and every page's size in points (two f64 each) in a sealed memfd.
     private static func sizes(of document: PopplerDocument) throws(PDFError) -> (WorkerReply, Int32?) {
         let count = min(document.pageCount, pageLimit)
-        var sizes = [Double]()
+        var sizes: [Double] = []
         sizes.reserveCapacity(count * 2)
         for index in 0..<count {
             let size = document.size(ofPage: index) ?? (0, 0)

@@ -333,12 +333,12 @@ public final class DecoderWorker: @unchecked Sendable {
     /// Starts workers from one thread that lives as long as the process: bubblewrap's
     /// --die-with-parent ends the worker when the thread that started it ends, not the process.
     private static func spawn(_ command: [String], environment: [String], socket: Int32) -> pid_t {
-        Spawner.shared.run { dossier_worker_spawn_strings(command, environment, socket) }
+        Spawner.shared.run { spawnWorker(command, environment, socket) }
     }
 }
 
 /// `dossier_worker_spawn` with Swift strings.
-private func dossier_worker_spawn_strings(_ command: [String], _ environment: [String], _ socket: Int32) -> pid_t {
+private func spawnWorker(_ command: [String], _ environment: [String], _ socket: Int32) -> pid_t {
     let argv = command.map { strdup($0) } + [nil]
     let envp = environment.map { strdup($0) } + [nil]
     defer {
