@@ -1,10 +1,11 @@
 import CGtk
 import CWebKit
 import DocumentCore
-@testable import DocumentUI
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentUI
 
 /// The web view whose process the previewer service starts while it builds its window: the
 /// first page takes it while its empty page may still be loading, and is shown whole.
