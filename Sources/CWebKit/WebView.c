@@ -179,30 +179,54 @@ GtkWidget *dossier_webview_new(void) {
     return view;
 }
 
-/* The page's load, once the view may take it: it connects the view's signals and compiles the
-   filter, whose end loads the page. */
+/* Block everything, then let local files and about: through (WebKit's rule regexes have no
+   look-ahead, so "everything but" is two rules), but not the system's device, process and
+   kernel files: an <img src="file:///dev/urandom"> or a CSS url(file:///dev/zero) was read
+   without end, and the web process grew by gigabytes (found by make soak). The rule regexes
+   have no alternation either: one rule each. */
+static const char offline_rules[] =
+    "[{\"trigger\":{\"url-filter\":\".*\"},\"action\":{\"type\":\"block\"}},"
+    " {\"trigger\":{\"url-filter\":\"^file:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
+    " {\"trigger\":{\"url-filter\":\"^about:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
+    " {\"trigger\":{\"url-filter\":\"^file:///dev/\"},\"action\":{\"type\":\"block\"}},"
+    " {\"trigger\":{\"url-filter\":\"^file:///proc/\"},\"action\":{\"type\":\"block\"}},"
+    " {\"trigger\":{\"url-filter\":\"^file:///sys/\"},\"action\":{\"type\":\"block\"}}]";
+
+/* Compiles the rules into store_path; `done` gets the filter. */
+static void compile_offline_rules(const char *store_path, GAsyncReadyCallback done, gpointer data) {
+    WebKitUserContentFilterStore *store = webkit.user_content_filter_store_new(store_path);
+    GBytes *source = g_bytes_new_static(offline_rules, sizeof offline_rules - 1);
+    webkit.user_content_filter_store_save(store, "dossier-offline", source, NULL, done, data);
+    g_bytes_unref(source);
+    g_object_unref(store);
+}
+
+/* The rules compiled once ahead (dossier_webview_prepare_spare), for every page after. */
+static WebKitUserContentFilter *compiled_rules;
+
+static void rules_compiled_ahead(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)data;
+    WebKitUserContentFilter *filter =
+        webkit.user_content_filter_store_save_finish((WebKitUserContentFilterStore *)source, result, NULL);
+    if (filter == NULL) return; /* each page compiles its own, and fails on its own */
+    if (compiled_rules == NULL) compiled_rules = filter;
+    else webkit.user_content_filter_unref(filter);
+}
+
+/* The page's load, once the view may take it: it connects the view's signals, and loads the
+   page once the filter is on the view (at once when it was compiled ahead). */
 static void webview_start_load(DossierWebLoad *load, const char *store_path) {
     GtkWidget *view = (GtkWidget *)load->view;
     g_object_set_data_full(G_OBJECT(view), "dossier-web-load", load, webview_load_free);
     g_signal_connect(view, "decide-policy", G_CALLBACK(webview_decide_policy), load);
     g_signal_connect(view, "load-changed", G_CALLBACK(webview_load_changed), load);
-    WebKitUserContentFilterStore *store = webkit.user_content_filter_store_new(store_path);
-    /* Block everything, then let local files and about: through (WebKit's rule regexes have
-       no look-ahead, so "everything but" is two rules), but not the system's device, process
-       and kernel files: an <img src="file:///dev/urandom"> or a CSS url(file:///dev/zero) was
-       read without end, and the web process grew by gigabytes (found by make soak). The rule
-       regexes have no alternation either: one rule each. */
-    const char *rules =
-        "[{\"trigger\":{\"url-filter\":\".*\"},\"action\":{\"type\":\"block\"}},"
-        " {\"trigger\":{\"url-filter\":\"^file:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
-        " {\"trigger\":{\"url-filter\":\"^about:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
-        " {\"trigger\":{\"url-filter\":\"^file:///dev/\"},\"action\":{\"type\":\"block\"}},"
-        " {\"trigger\":{\"url-filter\":\"^file:///proc/\"},\"action\":{\"type\":\"block\"}},"
-        " {\"trigger\":{\"url-filter\":\"^file:///sys/\"},\"action\":{\"type\":\"block\"}}]";
-    GBytes *source = g_bytes_new_static(rules, strlen(rules));
-    webkit.user_content_filter_store_save(store, "dossier-offline", source, NULL, webview_filter_saved, load);
-    g_bytes_unref(source);
-    g_object_unref(store);
+    if (compiled_rules != NULL) {
+        webkit.user_content_manager_add_filter(webkit.web_view_get_user_content_manager(load->view), compiled_rules);
+        webkit.web_view_load_html(load->view, load->html, load->base_uri);
+        g_object_unref(load->view);
+        return;
+    }
+    compile_offline_rules(store_path, webview_filter_saved, load);
 }
 
 /* A page's load that waits for its spare view's empty page to end (its "load-changed" would
@@ -226,7 +250,8 @@ static void spare_load_changed(WebKitWebView *view, int event, gpointer data) {
     g_free(pending);
 }
 
-void dossier_webview_prepare_spare(void) {
+void dossier_webview_prepare_spare(const char *store_path) {
+    if (compiled_rules == NULL) compile_offline_rules(store_path, rules_compiled_ahead, NULL);
     if (spare_view != NULL) return;
     spare_view = g_object_ref_sink(dossier_webview_new());
     g_object_set_data(G_OBJECT(spare_view), "dossier-blank-loading", GINT_TO_POINTER(1));

@@ -24,9 +24,10 @@ GtkWidget *dossier_webview_new(void);
 /* Makes a web view (as dossier_webview_new) and starts its web process at once with an empty
    page, for the next dossier_webview_take_spare: WebKit starts a web process only for a view's
    first load, and that start (the process's exec, its libraries and sandbox: a few hundred ms
-   on a cold start) then runs while the previewer builds its window. One spare at most; on the
-   main thread. */
-void dossier_webview_prepare_spare(void);
+   on a cold start) then runs while the previewer builds its window. Also compiles the offline
+   filter into store_path once, for this and every later page (it is otherwise compiled for
+   each page before its load). One spare at most; on the main thread. */
+void dossier_webview_prepare_spare(const char *store_path);
 
 /* The spare view dossier_webview_prepare_spare made (a new floating reference, as
    dossier_webview_new gives), or NULL when there is none. Load it with

@@ -65,8 +65,7 @@ public final class HTMLRenderer: PreviewRenderer {
         let web = Self.makeWebView()
         self.web = web
         gtk_box_append(cast(view), web)
-        let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
-        try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        let store = Self.filterStore
         // Ready once WebKit has loaded (and so drawn) the page, not when it was handed over.
         let loaded: Bool = await withCheckedContinuation { continuation in
             let box = Unmanaged.passRetained(LoadContinuation(continuation)).toOpaque()
@@ -117,7 +116,14 @@ public final class HTMLRenderer: PreviewRenderer {
     /// previewer service's first item does, as soon as the library is in, so that the web
     /// process starts while the window is built instead of after it.
     static func prepareSpareWebView() {
-        dossier_webview_prepare_spare()
+        dossier_webview_prepare_spare(filterStore.path)
+    }
+
+    /// Where WebKit keeps the compiled offline filter (in the user's cache).
+    private static var filterStore: URL {
+        let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
+        try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        return store
     }
 
     /// A web view (WebKitGTK is loaded): the spare one when there is one.
