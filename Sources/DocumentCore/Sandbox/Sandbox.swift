@@ -28,10 +28,13 @@ public enum Sandbox {
 
     /// The full command: `command` wrapped in bubblewrap when it is available.
     /// `readOnly` names more system folders the helper needs (LibreOffice its /etc/libreoffice).
+    /// A helper named by an absolute path outside /usr (an app run from its build folder, as
+    /// `meson devenv` runs them) also sees its own folder and the Swift runtime's, read-only.
     public static func wrap(_ command: [String], input: String, outputFolder: String, paths: Paths,
                             readOnly: [String] = []) -> [String] {
         guard isAvailable else { return command }
-        return ["bwrap"] + readOnly.flatMap { ["--ro-bind-try", $0, $0] } + [
+        let folders = readOnly + (command.first.map(programFolders(outside:)) ?? [])
+        return ["bwrap"] + folders.flatMap { ["--ro-bind-try", $0, $0] } + [
                 "--ro-bind", "/usr", "/usr",
                 "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
                 "--ro-bind-try", "/etc/alternatives", "/etc/alternatives",
@@ -47,6 +50,18 @@ public enum Sandbox {
                 // and its own root folder is a writable tmpfs until remounted (last: after the binds).
                 "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                 "--remount-ro", "/", "--"] + command
+    }
+
+    /// For a program at an absolute path outside /usr: its folder, and the folder of the Swift
+    /// runtime this process runs on (a Swift helper built by the same toolchain needs it).
+    private static func programFolders(outside program: String) -> [String] {
+        guard program.hasPrefix("/"), !program.hasPrefix("/usr/") else { return [] }
+        // The folder as the command names it (bubblewrap follows links in the source, not in the target).
+        var folders = [URL(fileURLWithPath: program).deletingLastPathComponent().path]
+        if let runtime = DecoderWorker.mappedLibrary(prefix: "libswiftCore.so") {
+            folders.append((runtime as NSString).deletingLastPathComponent)
+        }
+        return folders.filter { !$0.hasPrefix("/usr/") && $0 != "/" }
     }
 
     /// Expands the field codes of a helper's `Exec` line: `%i` input path, `%u` its URI,
