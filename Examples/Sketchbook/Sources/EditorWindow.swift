@@ -34,11 +34,11 @@ final class EditorWindow {
         let header = adw_header_bar_new()!
         adw_header_bar_set_title_widget(cast(header), title)
         let undo = gtk_button_new_from_icon_name("edit-undo-symbolic")!
-        setAccessibleName(undo, tr("Undo"))
+        setAccessibleName(undo, tr("Undo Stroke"))
         gtk_widget_set_tooltip_text(undo, tr("Undo the Last Stroke (Ctrl+Z)"))
         gtk_actionable_set_action_name(cast(undo), "win.undo")
         let redo = gtk_button_new_from_icon_name("edit-redo-symbolic")!
-        setAccessibleName(redo, tr("Redo"))
+        setAccessibleName(redo, tr("Redo Stroke"))
         gtk_widget_set_tooltip_text(redo, tr("Redo (Shift+Ctrl+Z)"))
         gtk_actionable_set_action_name(cast(redo), "win.redo")
         adw_header_bar_pack_start(cast(header), undo)
@@ -100,9 +100,8 @@ final class EditorWindow {
         }
     }
 
-    private func edit(_ change: (SketchDocument) -> Void) {
-        guard !isReadOnly else { return }
-        change(document)
+    private func edit(_ change: (SketchDocument) -> Bool) {
+        guard !isReadOnly, change(document) else { return }
         canvas.sketch = document.sketch
         setStatus(tr("Edited"))
     }

@@ -20,8 +20,6 @@ final class SketchDocument: Document, @unchecked Sendable {
 
     /// The drawing now.
     var sketch: Sketch { lock.withLock { drawing } }
-    var canUndo: Bool { lock.withLock { !drawing.strokes.isEmpty } }
-    var canRedo: Bool { lock.withLock { !undone.isEmpty } }
 
     override func contents() throws -> Data {
         try lock.withLock { drawing }.encoded()
@@ -49,22 +47,28 @@ final class SketchDocument: Document, @unchecked Sendable {
         recordEdit()
     }
 
-    func undo() {
+    /// Takes the last stroke back; false when there is none.
+    @discardableResult
+    func undo() -> Bool {
         let changed = lock.withLock { () -> Bool in
             guard let last = drawing.strokes.popLast() else { return false }
             undone.append(last)
             return true
         }
         if changed { recordEdit() }
+        return changed
     }
 
-    func redo() {
+    /// Puts back the last stroke taken back; false when there is none.
+    @discardableResult
+    func redo() -> Bool {
         let changed = lock.withLock { () -> Bool in
             guard let stroke = undone.popLast() else { return false }
             drawing.strokes.append(stroke)
             return true
         }
         if changed { recordEdit() }
+        return changed
     }
 
     /// `updateChangeCount` waits for the document's queue, which may be saving: not on the main thread.
