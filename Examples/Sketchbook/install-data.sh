@@ -15,7 +15,8 @@ data=$here/data
 mkdir -p "$share/mime/packages" "$share/applications" "$share/thumbnailers" "$share/dossier/previewers" \
   "$share/sketchbook/templates"
 cp "$data/io.github.dossier.Sketchbook.xml" "$share/mime/packages/"
-update-mime-database "$share/mime"
+# (with the folder among the data folders: otherwise it prints a note that it is not)
+XDG_DATA_DIRS="$share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" update-mime-database "$share/mime"
 
 fill() { sed "s|@BINARY@|$binary|g" "$1" >"$2"; }
 fill "$data/io.github.dossier.Sketchbook.desktop.in" "$share/applications/io.github.dossier.Sketchbook.desktop"
