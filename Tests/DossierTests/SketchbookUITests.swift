@@ -220,6 +220,43 @@ final class SketchbookUITests: XCTestCase {
         XCTAssertEqual(strokes(in: boat), 1, "the other version is kept")
     }
 
+    func testExportAsPNGIsTheAppsOwnActionOnTheSelectedSketch() throws {
+        let drawings = try folder("Drawings")
+        try Self.sketch(strokes: 2).write(to: drawings.appendingPathComponent("Boat.sketch"), atomically: true, encoding: .utf8)
+        try launch([Self.binary, drawings.path])
+        XCTAssertNotNil(waitForWindow("Sketchbook"))
+        var cell: DesktopSession.GridCell?
+        XCTAssertTrue(eventually { cell = DesktopSession.gridCells(app: "sketchbook").first { $0.name == "Boat.sketch" }; return cell != nil })
+        let shown = try XCTUnwrap(cell)
+        DesktopSession.click(x: shown.x, y: shown.y)
+        // The action shows in the header while a sketch is selected.
+        XCTAssertTrue(DesktopSession.waitForAccessible("Export as PNG", app: "sketchbook"), "the app's action is offered")
+        DesktopSession.screenshot("sketchbook-9-export-action")
+        XCTAssertTrue(DesktopSession.activate("Export as PNG", inApp: "sketchbook"))
+        let picture = drawings.appendingPathComponent("Boat.png")
+        XCTAssertTrue(eventually { ((try? Data(contentsOf: picture)) ?? Data()).count > 24 }, "the picture is written beside the sketch")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Exported “Boat.png”", app: "sketchbook"), "a toast says so")
+        let png = try Data(contentsOf: picture)
+        XCTAssertEqual([png[16..<20], png[20..<24]].map { $0.reduce(0) { $0 << 8 | Int($1) } }, [1024, 768], "1,024 pixels on its long side")
+        XCTAssertEqual(DesktopSession.gridCells(app: "sketchbook").map(\.name), ["Boat.sketch"], "the browser still lists sketches only")
+    }
+
+    func testADamagedSketchOpensOnAPageThatSaysWhy() throws {
+        let drawings = try folder("Drawings")
+        let damaged = drawings.appendingPathComponent("Torn.sketch")
+        try "SKETCHBOOK 1\n{\"height\":300,\"strokes\":[{\"co".write(to: damaged, atomically: true, encoding: .utf8)
+        try launch([Self.binary, damaged.path])
+        XCTAssertNotNil(waitForWindow("Torn.sketch"))
+        XCTAssertTrue(DesktopSession.waitForAccessible("This Drawing Cannot Be Opened", app: "sketchbook"))
+        XCTAssertTrue(DesktopSession.waitForAccessible("“Torn.sketch” cannot be opened: its drawing cannot be read.", app: "sketchbook"),
+                      "the reason, in words: \(DesktopSession.accessibleNames(app: "sketchbook"))")
+        DesktopSession.screenshot("sketchbook-10-damaged")
+        XCTAssertTrue(DesktopSession.activate("Close", inApp: "sketchbook"))
+        XCTAssertTrue(eventually { DesktopSession.windowID(named: "Torn.sketch") == nil }, "the window closes")
+        XCTAssertEqual(try String(contentsOf: damaged, encoding: .utf8), "SKETCHBOOK 1\n{\"height\":300,\"strokes\":[{\"co",
+                       "and the file is left as it was")
+    }
+
     // MARK: Its files in Dossier
 
     func testDossierShowsTheAppsOwnThumbnailAndPreview() throws {

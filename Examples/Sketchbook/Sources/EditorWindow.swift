@@ -17,6 +17,8 @@ final class EditorWindow {
     private let conflictLabel: Widget
     private var isClosing = false
     private var isFailed = false
+    /// Undo and Redo: off while the drawing cannot be changed (read-only, a conflict, not opened).
+    private var editActions: [OpaquePointer] = []
     /// The document's state as last reported (asking the document would wait for its queue).
     private var state: Document.State = .closed
     private var isReadOnly: Bool { state.contains(.editingDisabled) }
@@ -92,8 +94,10 @@ final class EditorWindow {
 
     private func installActions() {
         let map = UnsafeMutableRawPointer(window)
-        _ = addAction("undo", to: map) { [weak self] in self?.edit { $0.undo() } }
-        _ = addAction("redo", to: map) { [weak self] in self?.edit { $0.redo() } }
+        editActions = [
+            addAction("undo", to: map) { [weak self] in self?.edit { $0.undo() } },
+            addAction("redo", to: map) { [weak self] in self?.edit { $0.redo() } },
+        ]
         _ = addAction("save", to: map) { [weak self] in self?.saveNow() }
         _ = addAction("close", to: map) { [weak self] in
             if let window = self?.window { gtk_window_close(asWindow(window)) }
@@ -103,7 +107,6 @@ final class EditorWindow {
     private func edit(_ change: (SketchDocument) -> Bool) {
         guard !isReadOnly, change(document) else { return }
         canvas.sketch = document.sketch
-        setStatus(tr("Edited"))
     }
 
     // MARK: The document
@@ -122,11 +125,8 @@ final class EditorWindow {
         document.thumbnailWriter = { [weak self] _, _ in
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.setStatus(tr("Saved")) } }
         }
-        canvas.strokeDidEnd = { [weak self] stroke in
-            guard let self else { return }
-            self.document.add(stroke)
-            self.setStatus(tr("Edited"))
-        }
+        document.editRecorded = { [weak self] in self?.setStatus(tr("Edited")) }
+        canvas.strokeDidEnd = { [weak self] stroke in self?.document.add(stroke) }
     }
 
     private func show(_ state: Document.State, name: String) {
@@ -141,7 +141,12 @@ final class EditorWindow {
         } else if state.contains(.editingDisabled) {
             setStatus(tr("Read-only"))
         }
-        gtk_widget_set_sensitive(canvas.widget, state.contains(.editingDisabled) || state.contains(.inConflict) ? 0 : 1)
+        setEditable(!state.contains(.editingDisabled) && !state.contains(.inConflict))
+    }
+
+    private func setEditable(_ editable: Bool) {
+        gtk_widget_set_sensitive(canvas.widget, editable ? 1 : 0)
+        for action in editActions { g_simple_action_set_enabled(action, editable ? 1 : 0) }
     }
 
     private func setStatus(_ text: String) {
@@ -173,6 +178,7 @@ final class EditorWindow {
         gtk_box_append(cast(content), page)
         setStatus(tr("Not opened"))
         isFailed = true
+        setEditable(false)
     }
 
     private func saveNow() {

@@ -71,8 +71,16 @@ final class SketchDocument: Document, @unchecked Sendable {
         return changed
     }
 
+    /// Called on the main thread once an edit is recorded: from then on the document has unsaved
+    /// changes (an outside change asks instead of reloading) and autosaves.
+    var editRecorded: (@MainActor @Sendable () -> Void)?
+
     /// `updateChangeCount` waits for the document's queue, which may be saving: not on the main thread.
     private func recordEdit() {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in updateChangeCount() }
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            updateChangeCount()
+            guard let editRecorded else { return }
+            DispatchQueue.main.async { MainActor.assumeIsolated { editRecorded() } }
+        }
     }
 }
