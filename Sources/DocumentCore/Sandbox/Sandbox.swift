@@ -33,8 +33,9 @@ public enum Sandbox {
     public static func wrap(_ command: [String], input: String, outputFolder: String, paths: Paths,
                             readOnly: [String] = []) -> [String] {
         guard isAvailable else { return command }
-        let folders = readOnly + (command.first.map(programFolders(outside:)) ?? [])
-        return ["bwrap"] + folders.flatMap { ["--ro-bind-try", $0, $0] } + [
+        // The program's folders after /tmp's tmpfs, which would hide one under /tmp.
+        let programFolders = (command.first.map(programFolders(outside:)) ?? []).flatMap { ["--ro-bind-try", $0, $0] }
+        return ["bwrap"] + readOnly.flatMap { ["--ro-bind-try", $0, $0] } + [
                 "--ro-bind", "/usr", "/usr",
                 "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
                 "--ro-bind-try", "/etc/alternatives", "/etc/alternatives",
@@ -43,7 +44,7 @@ public enum Sandbox {
                 "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
                 "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
                 "--ro-bind", input, paths.input,
-                "--bind", outputFolder, "/tmp/dossier-output",
+                "--bind", outputFolder, "/tmp/dossier-output"] + programFolders + [
                 "--chdir", "/", "--setenv", "GIO_USE_VFS", "local", "--setenv", "HOME", "/tmp",
                 "--setenv", "TMPDIR", "/tmp",
                 // Run as root (CI, tests), bubblewrap keeps every capability inside unless told;
