@@ -19,7 +19,7 @@ SCREENSHOTS ?= $(BUILD)/test-screenshots
 RUN_ENV := XDG_DATA_DIRS="$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
            DOSSIER_LOCALEDIR="$(SHARE)/locale"
 
-.PHONY: all deps build translations mime run test test-swift test-sanitize test-install test-stress test-distros bench bench-build bench-session bench-distros fuzz fuzz-build soak pot check-po clean samples docs docs-check symbol-graphs lint lint-fix
+.PHONY: all deps build translations mime examples run run-sketchbook test test-swift test-sanitize test-install test-stress test-distros bench bench-build bench-session bench-distros fuzz fuzz-build soak pot check-po clean samples docs docs-check symbol-graphs lint lint-fix
 
 all: build
 
@@ -28,7 +28,7 @@ deps:
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --build-tests --scratch-path $(BUILD)
-	@$(MAKE) --no-print-directory translations mime
+	@$(MAKE) --no-print-directory translations mime examples
 
 translations: $(MO_FILES)
 
@@ -42,6 +42,21 @@ $(SHARE)/mime/mime.cache: data/mime/io.github.dossier.Dossier.xml
 	@mkdir -p $(SHARE)/mime/packages
 	cp $< $(SHARE)/mime/packages/
 	update-mime-database $(SHARE)/mime
+
+# The sample app's type, desktop entry, thumbnailer, previewer and template, in a data folder of
+# its own (Dossier's runs and tests do not see it; the sample's UI tests install theirs privately).
+EXAMPLES_SHARE := $(BUILD)/examples/share
+
+examples: $(EXAMPLES_SHARE)/applications/io.github.dossier.Sketchbook.desktop
+
+$(EXAMPLES_SHARE)/applications/io.github.dossier.Sketchbook.desktop: Examples/Sketchbook/install-data.sh $(wildcard Examples/Sketchbook/data/*)
+	bash Examples/Sketchbook/install-data.sh $(EXAMPLES_SHARE) $(BUILD)/$(CONFIG)/sketchbook
+
+# Sketchbook on ~/Sketches. A Dossier started with the same XDG_DATA_DIRS shows its files with
+# Sketchbook's thumbnails and previews.
+run-sketchbook: build
+	XDG_DATA_DIRS="$(EXAMPLES_SHARE):$(SHARE):$${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+	  DOSSIER_LOCALEDIR="$(SHARE)/locale" $(BUILD)/$(CONFIG)/sketchbook
 
 # The main job: the browser window on the samples (a running Dossier opens it in its own
 # process and this returns at once).

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "DocumentUI", targets: ["DocumentUI"]),
         .executable(name: "dossier", targets: ["Dossier"]),
         .executable(name: "dossier-decoder", targets: ["DossierDecoder"]),
+        .executable(name: "sketchbook", targets: ["Sketchbook"]),
     ],
     targets: [
         .systemLibrary(
@@ -51,6 +52,13 @@ let package = Package(
         .executableTarget(
             name: "Dossier",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]
+        ),
+        // The sample document-based app (Examples/Sketchbook): DocumentCore's and DocumentUI's
+        // public API only, and GTK's C API for its own editor.
+        .executableTarget(
+            name: "Sketchbook",
+            dependencies: ["DocumentUI", "DocumentCore", "CGLib", "CGtk"],
+            path: "Examples/Sketchbook/Sources"
         ),
         // The decoder worker: untrusted files decoded in a confined process of their own.
         .executableTarget(name: "DossierDecoder", dependencies: ["DocumentCore"]),

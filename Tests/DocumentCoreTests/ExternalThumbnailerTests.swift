@@ -99,6 +99,33 @@ final class ExternalThumbnailerTests: XCTestCase {
         XCTAssertNoThrow(try generator(folder, script: "\(printPNG) > \"$2\"").thumbnail(of: archive, size: .normal))
     }
 
+    func testAThumbnailerOutsideUsrSeesItsOwnFolderOnly() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap is not installed")
+        let folder = try TemporaryFolder()
+        let archive = try folder.write("backup.tar", bytes: SampleFiles.tar)
+        let secret = try folder.write("secret.txt", "not for the thumbnailer")
+        // A program in a build folder, named by its absolute path: it runs, sees its own folder,
+        // and not the folder beside it.
+        let program = try folder.write("build/bin/thumbnail-tar", """
+            #!/bin/bash
+            [ -e "\(secret.path)" ] && { echo "sees outside its folder" >&2; exit 3; }
+            [ -x "$0" ] || { echo "does not see itself" >&2; exit 4; }
+            \(printPNG) > "$2"
+
+            """, mode: 0o755)
+        try folder.write("thumbnailers/build.thumbnailer", """
+            [Thumbnailer Entry]
+            TryExec=\(program.path)
+            Exec=\(program.path) %i %o %s
+            MimeType=application/x-tar;
+
+            """)
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent("cache/thumbnails")),
+                                           thumbnailerFolders: [folder.url.appendingPathComponent("thumbnailers")])
+        let thumbnail = try generator.thumbnail(of: archive, size: .normal)
+        XCTAssertEqual(thumbnail.thumbnailer, "build")
+    }
+
     func testTheSandboxDeniesTheNetworkAndWritesOutsideTheOutputFolder() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap is not installed")
         let folder = try TemporaryFolder()

@@ -122,6 +122,30 @@ extension BrowserModelTests {
         }
     }
 
+    func testContentTypesShowFoldersAndThoseTypesOnlyAsFilesComeAndGo() throws {
+        let folder = try makeFolder(["notes.md", "todo.txt", "zeta.md"])
+        try write(folder.url, "Drafts/inside.txt")
+        defer { withExtendedLifetime(folder) {} }
+        try MainActor.assumeIsolated { [url = folder.url] in
+            let (feed, recorder) = load(url)
+            let model = feed.model
+            model.contentTypes = [DocumentType(mimeType: "text/markdown")]
+            XCTAssertEqual((0..<model.count).map { model[$0].name }, ["Drafts", "notes.md", "zeta.md"], "folders and Markdown only")
+            recorder.reset()
+            try write(url, "plan.md")
+            try write(url, "plan.txt")
+            XCTAssertTrue(spin { model.count == 4 })
+            XCTAssertEqual(recorder.changes, [[2, 0, 1]], "the new Markdown file inserted at its place")
+            try FileManager.default.removeItem(at: url.appendingPathComponent("notes.md"))
+            XCTAssertTrue(spin { model.count == 3 })
+            model.filterText = "plan"
+            XCTAssertEqual((0..<model.count).map { model[$0].name }, ["plan.md"], "the search text narrows it further")
+            model.filterText = ""
+            model.contentTypes = []
+            XCTAssertEqual((0..<model.count).map { model[$0].name }, ["Drafts", "plan.md", "plan.txt", "todo.txt", "zeta.md"])
+        }
+    }
+
     func testSubfolderSearchShowsFoldersAndANewSearchCancelsTheOldOne() throws {
         let folder = try TemporaryFolder("browser-search")
         try folder.write("alpha.txt", "x")

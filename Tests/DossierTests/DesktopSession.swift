@@ -290,12 +290,12 @@ enum DesktopSession {
         return arrived()
     }
 
-    /// Waits until a node named `name` is in the tree (or `timeout` passes).
+    /// Waits until a node named `name` is in the tree of the app called `app` (or `timeout` passes).
     @discardableResult
-    static func waitForAccessible(_ name: String, timeout: TimeInterval = 60) -> Bool {
+    static func waitForAccessible(_ name: String, app: String = "dossier", timeout: TimeInterval = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if accessibleNames().contains(where: { $0.contains(": " + name) }) { return true }
+            if accessibleNames(app: app).contains(where: { $0.contains(": " + name) }) { return true }
             Thread.sleep(forTimeInterval: 0.3)
         }
         return false

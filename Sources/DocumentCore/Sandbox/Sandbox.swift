@@ -28,9 +28,13 @@ public enum Sandbox {
 
     /// The full command: `command` wrapped in bubblewrap when it is available.
     /// `readOnly` names more system folders the helper needs (LibreOffice its /etc/libreoffice).
+    /// A helper named by an absolute path outside /usr (an app run from its build folder, as
+    /// `meson devenv` runs them) also sees its own folder and the Swift runtime's, read-only.
     public static func wrap(_ command: [String], input: String, outputFolder: String, paths: Paths,
                             readOnly: [String] = []) -> [String] {
         guard isAvailable else { return command }
+        // The program's folders after /tmp's tmpfs, which would hide one under /tmp.
+        let programFolders = (command.first.map(programFolders(outside:)) ?? []).flatMap { ["--ro-bind-try", $0, $0] }
         return ["bwrap"] + readOnly.flatMap { ["--ro-bind-try", $0, $0] } + [
                 "--ro-bind", "/usr", "/usr",
                 "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
@@ -40,13 +44,25 @@ public enum Sandbox {
                 "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
                 "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
                 "--ro-bind", input, paths.input,
-                "--bind", outputFolder, "/tmp/dossier-output",
+                "--bind", outputFolder, "/tmp/dossier-output"] + programFolders + [
                 "--chdir", "/", "--setenv", "GIO_USE_VFS", "local", "--setenv", "HOME", "/tmp",
                 "--setenv", "TMPDIR", "/tmp",
                 // Run as root (CI, tests), bubblewrap keeps every capability inside unless told;
                 // and its own root folder is a writable tmpfs until remounted (last: after the binds).
                 "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                 "--remount-ro", "/", "--"] + command
+    }
+
+    /// For a program at an absolute path outside /usr: its folder, and the folder of the Swift
+    /// runtime this process runs on (a Swift helper built by the same toolchain needs it).
+    private static func programFolders(outside program: String) -> [String] {
+        guard program.hasPrefix("/"), !program.hasPrefix("/usr/") else { return [] }
+        // The folder as the command names it (bubblewrap follows links in the source, not in the target).
+        var folders = [URL(fileURLWithPath: program).deletingLastPathComponent().path]
+        if let runtime = DecoderWorker.mappedLibrary(prefix: "libswiftCore.so") {
+            folders.append((runtime as NSString).deletingLastPathComponent)
+        }
+        return folders.filter { !$0.hasPrefix("/usr/") && $0 != "/" }
     }
 
     /// Expands the field codes of a helper's `Exec` line: `%i` input path, `%u` its URI,

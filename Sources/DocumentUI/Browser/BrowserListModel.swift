@@ -39,8 +39,17 @@ final class BrowserListModel {
         }
     }
 
+    /// Only folders and items of these types (or a subtype) are shown; empty shows all.
+    var contentTypes: [DocumentType] = [] {
+        didSet { replaceShown(with: filtered(allItems)) }
+    }
+
     private func filtered(_ items: [BrowserItem]) -> [BrowserItem] {
-        filterText.isEmpty ? items : items.filter { $0.matches(filterText) }
+        guard !filterText.isEmpty || !contentTypes.isEmpty else { return items }
+        return items.filter { item in
+            item.matches(filterText)
+                && (contentTypes.isEmpty || item.isDirectory || contentTypes.contains { item.type.conforms(to: $0) })
+        }
     }
 
     // MARK: Changing the items
@@ -64,7 +73,7 @@ final class BrowserListModel {
     func apply(_ changes: QueryChangeSet, showingFolder: Bool = false) {
         guard !changes.isEmpty else { return }
         let converted = ConvertedChanges(changes, showingFolder: showingFolder, old: allItems)
-        if filterText.isEmpty {
+        if filterText.isEmpty && contentTypes.isEmpty {
             // Shown and all are the same list: tell the views each range.
             applyPrecisely(converted)
             allItems = items

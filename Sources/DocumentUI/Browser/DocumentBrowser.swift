@@ -35,6 +35,19 @@ public final class DocumentBrowser {
     }
     /// Performs an action of `actions` that has no handler of its own.
     public var actionHandler: ((DocumentBrowserAction, [URL]) -> Void)?
+    /// Only documents of these types (or of a subtype) are shown, besides folders; empty shows
+    /// every document. A document-based app scopes its browser to the types it edits.
+    public var contentTypes: [DocumentType] = [] {
+        didSet { model.contentTypes = contentTypes }
+    }
+    /// The files New Document offers to copy into the shown folder; nil offers those in the
+    /// user's Templates folder. A document-based app offers its own blank document here.
+    public var templates: [URL]? {
+        didSet { refreshTemplates() }
+    }
+    /// Opens files in the app itself when set (double-click, Enter, the menu's Open), instead
+    /// of in their default applications: a document-based app opens its documents in its editor.
+    public var documentOpener: (([URL]) -> Void)?
 
     let model = BrowserListModel()
     let feed: LocationFeed

@@ -94,6 +94,10 @@ extension DocumentBrowser: DocumentInteractionDelegate {
         }
         let files = urls.filter { !isFolderItem($0) }
         guard !files.isEmpty else { return }
+        if let documentOpener {
+            documentOpener(files)
+            return
+        }
         interactionController(for: files).open()
     }
 
@@ -149,8 +153,12 @@ extension DocumentBrowser: DocumentInteractionDelegate {
         let urls = controller.urls
         switch action {
         case .open:
-            guard urls.count == 1, isFolderItem(urls[0]) else { return false }
-            go(to: .folder(urls[0]))
+            if urls.count == 1, isFolderItem(urls[0]) {
+                go(to: .folder(urls[0]))
+                return true
+            }
+            guard let documentOpener, !urls.contains(where: isFolderItem) else { return false }
+            documentOpener(urls)
             return true
         case .preview:
             let positions = urls.compactMap { model.position(of: $0) }

@@ -32,8 +32,10 @@ extension DocumentBrowser {
     /// Reads `~/Templates` off the main thread and lists its files in the New Document menu.
     func refreshTemplates() {
         let directories = feed.directories
+        let own = templates
         Task { @MainActor [weak self] in
             let templates = await Task.detached { () -> [URL] in
+                if let own { return own.filter { FileManager.default.isReadableFile(atPath: $0.path) } }
                 guard let folder = directories.templates,
                       let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
                 return names.filter { !$0.hasPrefix(".") }.map { folder.appendingPathComponent($0) }.filter { url in
@@ -116,6 +118,14 @@ extension DocumentBrowser {
             }
         }
         gtk_file_chooser_set_choice(chooser, "mode", "copy")
+        // The browser's own types first, when it is scoped to some (the chooser starts with them).
+        if !contentTypes.isEmpty {
+            let own = gtk_file_filter_new()!
+            gtk_file_filter_set_name(own, contentTypes.map(\.localizedDescription).joined(separator: ", "))
+            for type in contentTypes { gtk_file_filter_add_mime_type(own, type.identifier) }
+            gtk_file_chooser_add_filter(chooser, own)
+            g_object_unref(raw(own))
+        }
         // Without a filter GTK's own dialog shows an empty "(None)" filter menu.
         let all = gtk_file_filter_new()!
         gtk_file_filter_set_name(all, tr("All Files"))

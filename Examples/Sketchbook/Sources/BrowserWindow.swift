@@ -1,0 +1,54 @@
+import CGtk
+import DocumentCore
+import DocumentUI
+import Foundation
+
+/// The window the app starts in: DocumentUI's `DocumentBrowser` on a folder, showing only
+/// sketches (and folders), with New ▸ Sketch from the app's template, Import…, and the app's
+/// own action, Export as PNG. Opening a sketch opens it in an editor window of this app.
+@MainActor
+final class BrowserWindow {
+    let window: Widget
+    let browser: DocumentBrowser
+
+    init(application: UnsafeMutablePointer<GtkApplication>, folder: URL, template: URL?, open: @escaping ([URL]) -> Void) {
+        browser = DocumentBrowser(location: .folder(folder))
+        browser.contentTypes = [Sketch.type]
+        browser.templates = template.map { [$0] } ?? []
+        browser.documentOpener = open
+        browser.actions = [Self.exportAction(showing: browser)]
+
+        window = adw_application_window_new(application)
+        gtk_window_set_title(asWindow(window), tr("Sketchbook"))
+        gtk_window_set_default_size(asWindow(window), 960, 640)
+        let header = adw_header_bar_new()!
+        adw_header_bar_set_title_widget(cast(header), browser.pathBar)
+        adw_header_bar_pack_end(cast(header), browser.headerControls)
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(cast(content), header)
+        gtk_box_append(cast(content), browser.widget)
+        adw_application_window_set_content(cast(window), content)
+        gtk_window_present(asWindow(window))
+    }
+
+    /// "Export as PNG": the sketch drawn into a picture beside it, as the previewer shows it.
+    private static func exportAction(showing browser: DocumentBrowser) -> DocumentBrowserAction {
+        DocumentBrowserAction(identifier: "io.github.dossier.Sketchbook.export", title: tr("Export as PNG"),
+                              iconName: "image-x-generic-symbolic", supportedTypes: [Sketch.type],
+                              availability: [.menu, .header]) { [weak browser] urls in
+            guard let url = urls.first else { return }
+            Task { @MainActor in
+                let outcome = await Task.detached { () -> String in
+                    let picture = url.deletingPathExtension().appendingPathExtension("png")
+                    do {
+                        try SketchFile.exportPNG(url, to: picture, edge: 1024)
+                        return tr("Exported “%s”", picture.lastPathComponent)
+                    } catch {
+                        return "\(error)"
+                    }
+                }.value
+                _ = browser?.showToast(outcome)
+            }
+        }
+    }
+}
