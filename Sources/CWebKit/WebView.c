@@ -49,7 +49,6 @@ static struct {
     const gchar *(*uri_request_get_uri)(WebKitURIRequest *);
     void (*policy_decision_ignore)(WebKitPolicyDecision *);
     void (*user_content_manager_remove_all_filters)(WebKitUserContentManager *);
-    void (*web_view_load_uri)(WebKitWebView *, const gchar *);
 } webkit;
 
 /* The table's entries in order, by their names without the "webkit_" prefix. */
@@ -62,7 +61,7 @@ static const char *const webkit_symbols[] = {
     "user_content_filter_unref", "user_content_filter_store_new", "user_content_filter_store_save",
     "user_content_filter_store_save_finish", "navigation_policy_decision_get_navigation_action",
     "navigation_action_get_navigation_type", "navigation_action_get_request", "uri_request_get_uri",
-    "policy_decision_ignore", "user_content_manager_remove_all_filters", "web_view_load_uri",
+    "policy_decision_ignore", "user_content_manager_remove_all_filters",
 };
 G_STATIC_ASSERT(sizeof webkit == G_N_ELEMENTS(webkit_symbols) * sizeof(void (*)(void)));
 
@@ -179,94 +178,6 @@ GtkWidget *dossier_webview_new(void) {
     return view;
 }
 
-/* Block everything, then let local files and about: through (WebKit's rule regexes have no
-   look-ahead, so "everything but" is two rules), but not the system's device, process and
-   kernel files: an <img src="file:///dev/urandom"> or a CSS url(file:///dev/zero) was read
-   without end, and the web process grew by gigabytes (found by make soak). The rule regexes
-   have no alternation either: one rule each. */
-static const char offline_rules[] =
-    "[{\"trigger\":{\"url-filter\":\".*\"},\"action\":{\"type\":\"block\"}},"
-    " {\"trigger\":{\"url-filter\":\"^file:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
-    " {\"trigger\":{\"url-filter\":\"^about:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
-    " {\"trigger\":{\"url-filter\":\"^file:///dev/\"},\"action\":{\"type\":\"block\"}},"
-    " {\"trigger\":{\"url-filter\":\"^file:///proc/\"},\"action\":{\"type\":\"block\"}},"
-    " {\"trigger\":{\"url-filter\":\"^file:///sys/\"},\"action\":{\"type\":\"block\"}}]";
-
-/* Compiles the rules into store_path; `done` gets the filter. */
-static void compile_offline_rules(const char *store_path, GAsyncReadyCallback done, gpointer data) {
-    WebKitUserContentFilterStore *store = webkit.user_content_filter_store_new(store_path);
-    GBytes *source = g_bytes_new_static(offline_rules, sizeof offline_rules - 1);
-    webkit.user_content_filter_store_save(store, "dossier-offline", source, NULL, done, data);
-    g_bytes_unref(source);
-    g_object_unref(store);
-}
-
-/* The rules compiled once ahead (dossier_webview_prepare_spare), for every page after. */
-static WebKitUserContentFilter *compiled_rules;
-
-static void rules_compiled_ahead(GObject *source, GAsyncResult *result, gpointer data) {
-    (void)data;
-    WebKitUserContentFilter *filter =
-        webkit.user_content_filter_store_save_finish((WebKitUserContentFilterStore *)source, result, NULL);
-    if (filter == NULL) return; /* each page compiles its own, and fails on its own */
-    if (compiled_rules == NULL) compiled_rules = filter;
-    else webkit.user_content_filter_unref(filter);
-}
-
-/* The page's load, once the view may take it: it connects the view's signals, and loads the
-   page once the filter is on the view (at once when it was compiled ahead). */
-static void webview_start_load(DossierWebLoad *load, const char *store_path) {
-    GtkWidget *view = (GtkWidget *)load->view;
-    g_object_set_data_full(G_OBJECT(view), "dossier-web-load", load, webview_load_free);
-    g_signal_connect(view, "decide-policy", G_CALLBACK(webview_decide_policy), load);
-    g_signal_connect(view, "load-changed", G_CALLBACK(webview_load_changed), load);
-    if (compiled_rules != NULL) {
-        webkit.user_content_manager_add_filter(webkit.web_view_get_user_content_manager(load->view), compiled_rules);
-        webkit.web_view_load_html(load->view, load->html, load->base_uri);
-        g_object_unref(load->view);
-        return;
-    }
-    compile_offline_rules(store_path, webview_filter_saved, load);
-}
-
-/* A page's load that waits for its spare view's empty page to end (its "load-changed" would
-   otherwise take that end for the page's). */
-typedef struct {
-    DossierWebLoad *load;
-    char *store_path;
-} DossierPendingLoad;
-
-static GtkWidget *spare_view;
-
-static void spare_load_changed(WebKitWebView *view, int event, gpointer data) {
-    (void)data;
-    if (event != WEBKIT_LOAD_FINISHED) return;
-    g_signal_handlers_disconnect_by_func(view, spare_load_changed, NULL);
-    g_object_set_data(G_OBJECT(view), "dossier-blank-loading", NULL);
-    DossierPendingLoad *pending = g_object_steal_data(G_OBJECT(view), "dossier-pending-load");
-    if (pending == NULL) return;
-    webview_start_load(pending->load, pending->store_path);
-    g_free(pending->store_path);
-    g_free(pending);
-}
-
-void dossier_webview_prepare_spare(const char *store_path) {
-    if (compiled_rules == NULL) compile_offline_rules(store_path, rules_compiled_ahead, NULL);
-    if (spare_view != NULL) return;
-    spare_view = g_object_ref_sink(dossier_webview_new());
-    g_object_set_data(G_OBJECT(spare_view), "dossier-blank-loading", GINT_TO_POINTER(1));
-    g_signal_connect(spare_view, "load-changed", G_CALLBACK(spare_load_changed), NULL);
-    webkit.web_view_load_uri((WebKitWebView *)spare_view, "about:blank");
-}
-
-GtkWidget *dossier_webview_take_spare(void) {
-    GtkWidget *view = spare_view;
-    spare_view = NULL;
-    /* This file's reference becomes the caller's floating one. */
-    if (view != NULL) g_object_force_floating(G_OBJECT(view));
-    return view;
-}
-
 void dossier_webview_load_offline(GtkWidget *view, const char *html, const char *base_uri, const char *store_path,
                                   DossierLinkHandler on_link, gpointer link_data,
                                   DossierLoadFinished on_finished, gpointer finished_data) {
@@ -278,14 +189,26 @@ void dossier_webview_load_offline(GtkWidget *view, const char *html, const char 
     load->link_data = link_data;
     load->on_finished = on_finished;
     load->finished_data = finished_data;
-    if (g_object_get_data(G_OBJECT(view), "dossier-blank-loading") != NULL) {
-        DossierPendingLoad *pending = g_new0(DossierPendingLoad, 1);
-        pending->load = load;
-        pending->store_path = g_strdup(store_path);
-        g_object_set_data(G_OBJECT(view), "dossier-pending-load", pending);
-        return;
-    }
-    webview_start_load(load, store_path);
+    g_object_set_data_full(G_OBJECT(view), "dossier-web-load", load, webview_load_free);
+    g_signal_connect(view, "decide-policy", G_CALLBACK(webview_decide_policy), load);
+    g_signal_connect(view, "load-changed", G_CALLBACK(webview_load_changed), load);
+    WebKitUserContentFilterStore *store = webkit.user_content_filter_store_new(store_path);
+    /* Block everything, then let local files and about: through (WebKit's rule regexes have
+       no look-ahead, so "everything but" is two rules), but not the system's device, process
+       and kernel files: an <img src="file:///dev/urandom"> or a CSS url(file:///dev/zero) was
+       read without end, and the web process grew by gigabytes (found by make soak). The rule
+       regexes have no alternation either: one rule each. */
+    const char *rules =
+        "[{\"trigger\":{\"url-filter\":\".*\"},\"action\":{\"type\":\"block\"}},"
+        " {\"trigger\":{\"url-filter\":\"^file:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
+        " {\"trigger\":{\"url-filter\":\"^about:\"},\"action\":{\"type\":\"ignore-previous-rules\"}},"
+        " {\"trigger\":{\"url-filter\":\"^file:///dev/\"},\"action\":{\"type\":\"block\"}},"
+        " {\"trigger\":{\"url-filter\":\"^file:///proc/\"},\"action\":{\"type\":\"block\"}},"
+        " {\"trigger\":{\"url-filter\":\"^file:///sys/\"},\"action\":{\"type\":\"block\"}}]";
+    GBytes *source = g_bytes_new_static(rules, strlen(rules));
+    webkit.user_content_filter_store_save(store, "dossier-offline", source, NULL, webview_filter_saved, load);
+    g_bytes_unref(source);
+    g_object_unref(store);
 }
 
 void dossier_webview_load_remote_content(GtkWidget *view) {

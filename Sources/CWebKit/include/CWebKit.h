@@ -21,19 +21,6 @@ gboolean dossier_webkit_load(char **error);
 /* A web view with JavaScript off and an ephemeral (memory-only) network session. */
 GtkWidget *dossier_webview_new(void);
 
-/* Makes a web view (as dossier_webview_new) and starts its web process at once with an empty
-   page, for the next dossier_webview_take_spare: WebKit starts a web process only for a view's
-   first load, and that start (the process's exec, its libraries and sandbox: a few hundred ms
-   on a cold start) then runs while the previewer builds its window. Also compiles the offline
-   filter into store_path once, for this and every later page (it is otherwise compiled for
-   each page before its load). One spare at most; on the main thread. */
-void dossier_webview_prepare_spare(const char *store_path);
-
-/* The spare view dossier_webview_prepare_spare made (a new floating reference, as
-   dossier_webview_new gives), or NULL when there is none. Load it with
-   dossier_webview_load_offline, as a new view. */
-GtkWidget *dossier_webview_take_spare(void);
-
 /* Loads html (with base_uri for relative images) once a filter blocking every non-file URL
    is compiled into store_path; link clicks go to on_link; on_finished reports the end of
    the load once (the page is then drawn). The load owns copies of its strings. After the

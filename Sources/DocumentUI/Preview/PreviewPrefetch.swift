@@ -111,9 +111,7 @@ enum PreviewPrefetch {
         // Before text: a page is text too. WebKitGTK takes a few hundred ms to load on a cold
         // start, as long as GTK and the application.
         if type.conforms(to: .html) {
-            let page = await HTMLRenderer.prepare(url.path)
-            if case .success = page { await MainActor.run { HTMLRenderer.prepareSpareWebView() } }
-            return .html(page)
+            return .html(await HTMLRenderer.prepare(url.path))
         }
         // Parsed once the window was up (a 200 KB file: tens of ms before its first block).
         if type.conforms(to: .markdown) {

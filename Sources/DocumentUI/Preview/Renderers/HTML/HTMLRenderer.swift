@@ -65,7 +65,8 @@ public final class HTMLRenderer: PreviewRenderer {
         let web = Self.makeWebView()
         self.web = web
         gtk_box_append(cast(view), web)
-        let store = Self.filterStore
+        let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
+        try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
         // Ready once WebKit has loaded (and so drawn) the page, not when it was handed over.
         let loaded: Bool = await withCheckedContinuation { continuation in
             let box = Unmanaged.passRetained(LoadContinuation(continuation)).toOpaque()
@@ -112,23 +113,9 @@ public final class HTMLRenderer: PreviewRenderer {
         return .success(Page(html: html, refersToRemoteContent: !RemoteContent.references(in: html).isEmpty))
     }
 
-    /// Starts a web view's process now, for the next page (WebKitGTK is loaded): the
-    /// previewer service's first item does, as soon as the library is in, so that the web
-    /// process starts while the window is built instead of after it.
-    static func prepareSpareWebView() {
-        dossier_webview_prepare_spare(filterStore.path)
-    }
-
-    /// Where WebKit keeps the compiled offline filter (in the user's cache).
-    private static var filterStore: URL {
-        let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
-        try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-        return store
-    }
-
-    /// A web view (WebKitGTK is loaded): the spare one when there is one.
+    /// A web view (WebKitGTK is loaded).
     private static func makeWebView() -> Widget {
-        let web = dossier_webview_take_spare() ?? dossier_webview_new()!
+        let web = dossier_webview_new()!
         gtk_widget_set_vexpand(web, 1)
         gtk_widget_set_hexpand(web, 1)
         return web
