@@ -1,8 +1,9 @@
 import CGLib
-import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
+
+@testable import DocumentCore
 
 /// Fake `.thumbnailer` entries, run the way real ones are: sandboxed, timed, untrusted.
 final class ExternalThumbnailerTests: XCTestCase {
@@ -124,6 +125,14 @@ final class ExternalThumbnailerTests: XCTestCase {
                                            thumbnailerFolders: [folder.url.appendingPathComponent("thumbnailers")])
         let thumbnail = try generator.thumbnail(of: archive, size: .normal)
         XCTAssertEqual(thumbnail.thumbnailer, "build")
+    }
+
+    func testAThumbnailerInTheHomeFolderItselfIsNotGivenTheHomeFolder() {
+        let home = URL(fileURLWithPath: NSHomeDirectory()).standardizedFileURL.path
+        XCTAssertFalse(Sandbox.programFolders(outside: home + "/thumbnail-tar").contains(home))
+        XCTAssertFalse(Sandbox.programFolders(outside: "/thumbnail-tar").contains("/"))
+        XCTAssertTrue(Sandbox.programFolders(outside: home + "/.local/bin/thumbnail-tar").contains(home + "/.local/bin"))
+        XCTAssertEqual(Sandbox.programFolders(outside: "/usr/bin/thumbnail-tar"), [])
     }
 
     func testTheSandboxDeniesTheNetworkAndWritesOutsideTheOutputFolder() throws {

@@ -54,15 +54,20 @@ public enum Sandbox {
     }
 
     /// For a program at an absolute path outside /usr: its folder, and the folder of the Swift
-    /// runtime this process runs on (a Swift helper built by the same toolchain needs it).
-    private static func programFolders(outside program: String) -> [String] {
+    /// runtime this process runs on (a Swift helper built by the same toolchain needs it). Never
+    /// the home folder or a folder above it: a program lying in the home folder itself runs
+    /// without it (it fails to start) rather than show the user's files to a hostile input.
+    static func programFolders(outside program: String) -> [String] {
+        let home = URL(fileURLWithPath: NSHomeDirectory()).standardizedFileURL.path
         guard program.hasPrefix("/"), !program.hasPrefix("/usr/") else { return [] }
         // The folder as the command names it (bubblewrap follows links in the source, not in the target).
         var folders = [URL(fileURLWithPath: program).deletingLastPathComponent().path]
         if let runtime = DecoderWorker.mappedLibrary(prefix: "libswiftCore.so") {
             folders.append((runtime as NSString).deletingLastPathComponent)
         }
-        return folders.filter { !$0.hasPrefix("/usr/") && $0 != "/" }
+        return folders.filter { folder in
+            !folder.hasPrefix("/usr/") && folder != "/" && folder != home && !home.hasPrefix(folder + "/")
+        }
     }
 
     /// Expands the field codes of a helper's `Exec` line: `%i` input path, `%u` its URI,
