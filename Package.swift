@@ -46,6 +46,9 @@ let package = Package(
         // The decoder worker's confinement (limits, a seccomp filter) and its socket (see DecoderWorker).
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
+        // The GTK side of the glue: the signal trampolines, the casts, and the wrappers DocumentUI's
+        // public API speaks (Widget, WindowWidget, Icon, AppInstance).
+        .target(name: "GtkSupport", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "CArchive", "CGStreamer"]),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit"]),
         .executableTarget(
