@@ -50,10 +50,10 @@ let package = Package(
         // public API speaks (Widget, WindowWidget, Icon, AppInstance).
         .target(name: "GtkSupport", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "CArchive", "CGStreamer"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "GtkSupport", "CGtk", "CDisplay", "CWebKit"]),
         .executableTarget(
             name: "Dossier",
-            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]
+            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "GtkSupport", "CGLib", "CGtk"]
         ),
         // The decoder worker: untrusted files decoded in a confined process of their own.
         .executableTarget(name: "DossierDecoder", dependencies: ["DocumentCore"]),
@@ -73,13 +73,13 @@ let package = Package(
             name: "DossierFuzz",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CFuzzing"]
         ),
-        .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
+        .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "GtkSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
-        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging", "CPoppler"]),
+        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGtk", "CImaging", "CPoppler"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
         // Remote locations against real servers on 127.0.0.1 (sshd, smbd, Apache with mod_dav)
         // mounted through the session's GVFS: `make test` runs them, not make test-distros.
-        .testTarget(name: "RemoteLocationTests", dependencies: ["DocumentCore", "DocumentUI", "DossierFixtures", "GObjectSupport", "CGLib", "CGtk", "CImaging"]),
+        .testTarget(name: "RemoteLocationTests", dependencies: ["DocumentCore", "DocumentUI", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGLib", "CGtk", "CImaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

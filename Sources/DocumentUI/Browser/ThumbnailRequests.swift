@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// When the grid's cells ask for their thumbnails: a cell bound to an item asks once it has
 /// shown that item for a moment, so cells flying past while scrolling fast ask for nothing;
@@ -14,12 +15,12 @@ final class ThumbnailRequests {
 
     private let loader: ThumbnailLoader
     /// The grid whose allocation tells which cells are on screen.
-    private let grid: Widget
+    private let grid: WidgetPointer
     /// Cells waiting, with the time (monotonic µs) they were bound to their item.
     private var waiting: [ObjectIdentifier: (cell: GridCell, since: Int)] = [:]
     private var timer: guint = 0
 
-    init(loader: ThumbnailLoader, grid: Widget) {
+    init(loader: ThumbnailLoader, grid: WidgetPointer) {
         self.loader = loader
         self.grid = grid
     }

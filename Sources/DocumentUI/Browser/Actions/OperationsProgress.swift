@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The file operations running in a window, shown as Files shows them: a header-bar button
 /// (a pie of the overall progress) whose popover lists each operation with its progress bar
@@ -11,18 +12,18 @@ import GObjectSupport
 @MainActor
 final class OperationsProgress {
     /// The header-bar button (hidden while nothing runs).
-    let button: Widget
-    private let list: Widget
-    private let overall: Widget
+    let button: WidgetPointer
+    private let list: WidgetPointer
+    private let overall: WidgetPointer
     private var rows: [UUID: Row] = [:]
     private var timer: guint = 0
 
     private struct Row {
         let progress: Progress
-        let widget: Widget
-        let bar: Widget
-        let detail: Widget
-        let cancel: Widget
+        let widget: WidgetPointer
+        let bar: WidgetPointer
+        let detail: WidgetPointer
+        let cancel: WidgetPointer
         let started: Date
         /// When it ended; nil while it runs.
         var finished: Date?

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Text selection on one drawn page: dragging across the page selects the characters whose
 /// middle lies in the dragged rectangle (the text layout comes with the page from the worker, so
@@ -10,14 +11,14 @@ import GObjectSupport
 @MainActor
 final class PageSelection {
     /// The page picture with the highlight drawn over it.
-    let view: Widget
-    private let highlight: Widget
+    let view: WidgetPointer
+    private let highlight: WidgetPointer
     private let glyphs: [PDFGlyph]
     private var selected: [Int] = []
     private var start: (x: Double, y: Double) = (0, 0)
     var didChange: (() -> Void)?
 
-    init(picture: Widget, glyphs: [PDFGlyph]) {
+    init(picture: WidgetPointer, glyphs: [PDFGlyph]) {
         self.glyphs = glyphs
         highlight = gtk_drawing_area_new()
         gtk_widget_set_can_target(highlight, 0)
