@@ -8,6 +8,12 @@ MODULE@Other.symbols.json of its extensions to other modules' types), prints one
 or open symbol without a doc comment, as FILE:LINE: Module.Path (kind), then a count per module,
 and exits with 1 if any symbol was listed (2 if a module's symbol graph is missing).
 
+For the modules in TYPED_MODULES (DocumentUI) it also lists every public declaration that takes or
+returns a raw GTK pointer (`UnsafeMutablePointer<Gtk…>`, `<Adw…>`, `<Gdk…>`, `OpaquePointer`,
+GtkSupport's `WidgetPointer`): their public API speaks `Widget`, `WindowWidget`, `Icon` and
+`AppInstance`, whose `gtkWidget`/`init(gtkWidget:)`-style members (BRIDGE_MEMBERS) are the
+one way across. Those are listed as FILE:LINE: Module.Path: declaration, and fail the check too.
+
 A symbol counts as documented when DocC shows a comment for it: its own `///` comment, or the
 one it inherits as the implementation of a documented protocol requirement (`description`,
 `errorDescription`, `==`, or a requirement of the module's own protocols). Members the compiler
@@ -16,6 +22,7 @@ synthesizes are left out of the graphs (--skip-synthesized-members).
 
 import json
 import os
+import re
 import sys
 from urllib.parse import unquote, urlparse
 
@@ -46,6 +53,30 @@ def where(symbol, root):
     return f"{path}:{location['position']['line'] + 1}"
 
 
+# Modules whose public declarations must not carry raw GTK pointers, and the members that bridge
+# GtkSupport's wrappers to raw GTK (allowed to, by name).
+TYPED_MODULES = {"DocumentUI"}
+BRIDGE_MEMBERS = {"gtkWidget", "init(gtkWidget:)", "gtkWindow", "init(gtkWindow:)", "gIcon", "init(gIcon:)",
+                  "gtkApplication", "init(gtkApplication:)"}
+RAW_POINTER = re.compile(r"Unsafe(Mutable)?(Raw)?Pointer<(Gtk|Adw|Gdk|_Gtk|_Adw|_Gdk)|OpaquePointer|\bWidgetPointer\b")
+
+
+def declaration(symbol):
+    return "".join(fragment.get("spelling", "") for fragment in symbol.get("declarationFragments", []))
+
+
+def raw_pointer_declarations(symbols, root):
+    """The public declarations that mention a raw GTK pointer, apart from the bridge members."""
+    found = []
+    for symbol in symbols:
+        if symbol["pathComponents"][-1] in BRIDGE_MEMBERS:
+            continue
+        text = declaration(symbol)
+        if RAW_POINTER.search(text):
+            found.append((where(symbol, root), ".".join(symbol["pathComponents"]), " ".join(text.split())))
+    return sorted(found)
+
+
 def main(arguments):
     if len(arguments) < 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -73,6 +104,13 @@ def main(arguments):
             print(f"{place}: {name} ({kind})")
         counts.append(f"{module}: {len(seen)} public symbols, {len(missing)} without documentation")
         missing_total += len(missing)
+        if module in TYPED_MODULES:
+            raw = raw_pointer_declarations(seen.values(), root)
+            for place, name, text in raw:
+                print(f"{place}: {module}.{name}: raw GTK pointer in public API: {text}")
+            counts.append(f"{module}: {len(raw)} public declarations with a raw GTK pointer "
+                          "(bridge members apart)")
+            missing_total += len(raw)
     for line in counts:
         print(line)
     return 1 if missing_total else 0
