@@ -46,12 +46,11 @@ final class ThumbnailRequests {
 
     private func startTimer(after microseconds: Int) {
         guard timer == 0 else { return }
-        let box = Unmanaged.passRetained(Tick { [weak self] in self?.fire() ?? false })
         // Below the frame clock's priority: asking never delays a frame being laid out or drawn.
-        timer = g_timeout_add_full(G_PRIORITY_DEFAULT_IDLE, guint(max(1, (microseconds + 999) / 1000)), { data in
-            guard !dispatchedOffMain else { return 1 }
-            return MainActor.assumeIsolated { Unmanaged<Tick>.fromOpaque(data!).takeUnretainedValue().run() ? 1 : 0 }
-        }, box.toOpaque(), { data in Unmanaged<Tick>.fromOpaque(data!).release() })
+        let milliseconds = guint(max(1, (microseconds + 999) / 1000))
+        timer = MainLoopTimer.start(priority: G_PRIORITY_DEFAULT_IDLE, milliseconds: milliseconds) { [weak self] in
+            self?.fire() ?? false
+        }
     }
 
     /// Asks for the thumbnails of the cells that waited long enough; false ends the timer.
@@ -86,9 +85,4 @@ final class ThumbnailRequests {
         return bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < height
             && bounds.origin.x + bounds.size.width > 0 && bounds.origin.x < width
     }
-}
-
-private final class Tick {
-    let run: @MainActor () -> Bool
-    init(_ run: @escaping @MainActor () -> Bool) { self.run = run }
 }

@@ -92,11 +92,7 @@ final class OperationsProgress {
 
     private func startTimer() {
         guard timer == 0 else { return }
-        let box = Unmanaged.passRetained(TimerBox { [weak self] in self?.tick() ?? false })
-        timer = g_timeout_add_full(G_PRIORITY_DEFAULT, 150, { data in
-            guard !dispatchedOffMain else { return 1 }
-            return MainActor.assumeIsolated { Unmanaged<TimerBox>.fromOpaque(data!).takeUnretainedValue().tick() ? 1 : 0 }
-        }, box.toOpaque(), { data in Unmanaged<TimerBox>.fromOpaque(data!).release() })
+        timer = MainLoopTimer.start(milliseconds: 150) { [weak self] in self?.tick() ?? false }
     }
 
     private func tick() -> Bool {
@@ -139,10 +135,4 @@ final class OperationsProgress {
             gtk_widget_set_visible(button, 0)
         }
     }
-}
-
-/// A repeating main-loop timer's Swift side.
-private final class TimerBox {
-    let tick: @MainActor () -> Bool
-    init(_ tick: @escaping @MainActor () -> Bool) { self.tick = tick }
 }

@@ -25,10 +25,7 @@ final class PageSelection {
         view = gtk_overlay_new()
         gtk_overlay_set_child(cast(view), picture)
         gtk_overlay_add_overlay(cast(view), highlight)
-        let box = Unmanaged.passRetained(DrawBox { [weak self] context in self?.draw(context) }).toOpaque()
-        gtk_drawing_area_set_draw_func(cast(highlight), { _, context, _, _, data in
-            Unmanaged<DrawBox>.fromOpaque(data!).takeUnretainedValue().draw(context)
-        }, box, { data in Unmanaged<DrawBox>.fromOpaque(data!).release() })
+        setDrawFunction(of: cast(highlight)) { [weak self] context, _, _ in self?.draw(context) }
         guard !glyphs.isEmpty else { return }
         let drag = gtk_gesture_drag_new()!
         connectPairSignal(raw(drag), "drag-begin") { [weak self] x, y in self?.start = (x, y) }
@@ -73,10 +70,4 @@ final class PageSelection {
         }
         cairo_fill(context)
     }
-}
-
-/// The draw closure of a drawing area, kept alive by GTK until the area goes.
-private final class DrawBox {
-    let draw: (OpaquePointer?) -> Void
-    init(_ draw: @escaping (OpaquePointer?) -> Void) { self.draw = draw }
 }
