@@ -66,7 +66,10 @@ final class GtkSupportTests: XCTestCase {
             XCTAssertEqual(window?.gtkWidget, raw)
             XCTAssertEqual(window?.gtkWindow, GtkSupport.window(raw))
             XCTAssertTrue(window?.isSame(as: Widget(gtkWidget: raw)) == true, "two wrappers of one window are the same window")
-            XCTAssertFalse(window?.isSame(as: Widget(gtkWidget: gtk_label_new("other")!)) == true)
+            let other = gtk_label_new("other")!
+            g_object_ref_sink(UnsafeMutableRawPointer(other))
+            XCTAssertFalse(window?.isSame(as: Widget(gtkWidget: other)) == true)
+            g_object_unref(UnsafeMutableRawPointer(other))
             gtk_window_destroy(GtkSupport.window(raw))
             drainMainContext()
             XCTAssertTrue(watcher.isAlive, "the wrapper holds the destroyed window until it goes")

@@ -1,8 +1,6 @@
 import CGLib
 import CGtk
 
-// Small helpers every widget file needs.
-
 /// Sets a widget's accessible name (what a screen reader and AT-SPI tests see).
 @MainActor
 public func setAccessibleName(_ widget: WidgetPointer, _ name: String) {
@@ -13,12 +11,4 @@ public func setAccessibleName(_ widget: WidgetPointer, _ name: String) {
                                   gtk_button_get_type()) != 0 {
         gtk_accessible_reset_relation(OpaquePointer(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
     }
-}
-
-/// A vertical or horizontal box holding `children`.
-@MainActor
-public func makeBox(_ orientation: GtkOrientation, spacing: Int32 = 0, _ children: [WidgetPointer]) -> WidgetPointer {
-    let box = gtk_box_new(orientation, spacing)!
-    for child in children { gtk_box_append(cast(box), child) }
-    return box
 }
