@@ -247,7 +247,7 @@ soak: build
 # The archives are web sites: `python3 -m http.server -d .build/docs/Dossier.doccarchive`, then
 # /documentation/documentcore. `make docs-check` lists every public symbol without a `///` comment
 # (tools/docs-check.py) and fails if there is one.
-DOC_MODULES   := DocumentCore DocumentUI
+DOC_MODULES   := DocumentCore DocumentUI GtkSupport
 DOCS          := $(BUILD)/docs
 SYMBOL_GRAPHS := $(BUILD)/symbol-graphs
 DOCC          ?= $(or $(shell command -v docc),$(dir $(realpath $(shell command -v $(SWIFT))))docc)

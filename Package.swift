@@ -47,11 +47,14 @@ let package = Package(
         // The decoder worker's confinement (limits, a seccomp filter) and its socket (see DecoderWorker).
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
+        // The GTK side of the glue: the signal trampolines, the casts, and the wrappers DocumentUI's
+        // public API speaks (Widget, WindowWidget, Icon, AppInstance).
+        .target(name: "GtkSupport", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "CArchive", "CGStreamer"]),
-        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "CGtk", "CDisplay", "CWebKit"]),
+        .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "GtkSupport", "CGtk", "CDisplay", "CWebKit"]),
         .executableTarget(
             name: "Dossier",
-            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CGtk"]
+            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "GtkSupport", "CGLib", "CGtk"]
         ),
         // The sample document-based app (Examples/Sketchbook): DocumentCore's and DocumentUI's
         // public API only, and GTK's C API for its own editor.
@@ -78,13 +81,13 @@ let package = Package(
             name: "DossierFuzz",
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CFuzzing"]
         ),
-        .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
+        .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "GtkSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
-        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "CGtk", "CImaging", "CPoppler"]),
+        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGtk", "CImaging", "CPoppler"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
         // Remote locations against real servers on 127.0.0.1 (sshd, smbd, Apache with mod_dav)
         // mounted through the session's GVFS: `make test` runs them, not make test-distros.
-        .testTarget(name: "RemoteLocationTests", dependencies: ["DocumentCore", "DocumentUI", "DossierFixtures", "GObjectSupport", "CGLib", "CGtk", "CImaging"]),
+        .testTarget(name: "RemoteLocationTests", dependencies: ["DocumentCore", "DocumentUI", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGLib", "CGtk", "CImaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

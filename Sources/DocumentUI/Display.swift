@@ -1,6 +1,7 @@
 import CDisplay
 import CGtk
 import GObjectSupport
+import GtkSupport
 
 /// The connection to the display, for programs and tests that may run without one.
 @MainActor
@@ -79,7 +80,11 @@ public enum Display {
     /// window: 2–3 ms of a 900 × 700 frame. Touching it once costs as much, at low priority.
     /// Not for the browser: while it scrolls the memory stays anyway, and touching it in the
     /// middle of a scroll cost one frame 36 ms. Once per process; nothing on Wayland.
-    public static func keepFrameMemory(after window: Widget) {
+    public static func keepFrameMemory(after window: WindowWidget) {
+        keepFrameMemory(after: window.gtkWidget)
+    }
+
+    static func keepFrameMemory(after window: WidgetPointer) {
         dossier_keep_frame_pool_after_paint(window)
     }
 }

@@ -57,6 +57,29 @@ public enum MainLoopIdle {
     }
 }
 
+/// A repeating main-loop timer for `@MainActor` work: a timeout source that runs `tick` every
+/// `milliseconds` until it returns false.
+public enum MainLoopTimer {
+    /// Starts the timer at `priority` (GLib's default unless told); the source's id, for
+    /// `g_source_remove` when it is no longer wanted. A dispatch off the main thread is skipped
+    /// (see `dispatchedOffMain`): the tick runs when the main thread next iterates.
+    @discardableResult
+    public static func start(priority: Int32 = G_PRIORITY_DEFAULT, milliseconds: UInt32,
+                             _ tick: @escaping @MainActor () -> Bool) -> guint {
+        let box = Unmanaged.passRetained(TimerTick(tick)).toOpaque()
+        return g_timeout_add_full(priority, milliseconds, { data in
+            guard !dispatchedOffMain else { return 1 }
+            let tick = Unmanaged<TimerTick>.fromOpaque(data!).takeUnretainedValue().tick
+            return MainActor.assumeIsolated { tick() } ? 1 : 0
+        }, box, { data in Unmanaged<TimerTick>.fromOpaque(data!).release() })
+    }
+}
+
+private final class TimerTick {
+    let tick: @MainActor () -> Bool
+    init(_ tick: @escaping @MainActor () -> Bool) { self.tick = tick }
+}
+
 private final class IdleWork {
     let work: @MainActor () -> Void
     init(_ work: @escaping @MainActor () -> Void) { self.work = work }

@@ -121,6 +121,6 @@ final class BrowserHeaderAndSearchTests: XCTestCase {
 
 /// The app's action button in the header, if shown.
 @MainActor
-private func headerButton(_ browser: DocumentBrowser) -> Widget? {
+private func headerButton(_ browser: DocumentBrowser) -> WidgetPointer? {
     gtk_widget_get_first_child(browser.headerActions)
 }

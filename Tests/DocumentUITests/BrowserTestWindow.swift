@@ -12,7 +12,7 @@ import GObjectSupport
 /// header's title, the header controls at its end.
 @MainActor
 final class BrowserTestWindow {
-    let window: Widget
+    let window: WidgetPointer
     let browser: DocumentBrowser
 
     init(location: BrowserLocation) {
@@ -21,9 +21,9 @@ final class BrowserTestWindow {
         gtk_window_set_title(cast(window), "Browser Test")
         gtk_window_set_default_size(cast(window), 1100, 760)
         let header = adw_header_bar_new()!
-        adw_header_bar_set_title_widget(OpaquePointer(header), browser.pathBar)
-        adw_header_bar_pack_end(OpaquePointer(header), browser.headerControls)
-        adw_window_set_content(cast(window), makeBox(GTK_ORIENTATION_VERTICAL, [header, browser.widget]))
+        adw_header_bar_set_title_widget(OpaquePointer(header), browser.pathBar.gtkWidget)
+        adw_header_bar_pack_end(OpaquePointer(header), browser.headerControls.gtkWidget)
+        adw_window_set_content(cast(window), makeBox(GTK_ORIENTATION_VERTICAL, [header, browser.widget.gtkWidget]))
         gtk_window_present(cast(window))
         spin { gtk_widget_get_mapped(window) != 0 }
     }
@@ -32,7 +32,7 @@ final class BrowserTestWindow {
     /// has destroyed it: the next test looks its window up by the same title.
     func close() {
         browser.preview.controller.dismiss()
-        spin { browser.preview.controller.windowWidget.map { gtk_widget_get_visible($0) == 0 } ?? true }
+        spin { browser.preview.controller.windowWidget.map { gtk_widget_get_visible($0.gtkWidget) == 0 } ?? true }
         gtk_window_destroy(cast(window))
         if let display = gdk_display_get_default() { gdk_display_sync(display) }
     }
@@ -40,13 +40,13 @@ final class BrowserTestWindow {
     /// How many grid cells show a picture (a thumbnail) rather than an icon.
     func thumbnailsShown(_ browser: DocumentBrowser) -> Int {
         var count = 0
-        var cells: [Widget] = []
+        var cells: [WidgetPointer] = []
         collect(browser.grid.grid, into: &cells)
         for image in cells where gtk_image_get_storage_type(cast(image)) == GTK_IMAGE_PAINTABLE { count += 1 }
         return count
     }
 
-    private func collect(_ widget: Widget, into images: inout [Widget]) {
+    private func collect(_ widget: WidgetPointer, into images: inout [WidgetPointer]) {
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
             if g_type_check_instance_is_a(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(current)), gtk_image_get_type()) != 0 {

@@ -55,7 +55,7 @@ final class FolderSummaryTests: XCTestCase {
             XCTAssertTrue(renderer.summaryText.contains("6 items in all"), renderer.summaryText)
 
             gtk_widget_set_visible(window, 0)  // the previewer closed, its page kept
-            XCTAssertTrue(spin { gtk_widget_get_mapped(renderer.view) == 0 })
+            XCTAssertTrue(spin { gtk_widget_get_mapped(renderer.view.gtkWidget) == 0 })
             // Deeper inside: the folder's own time does not change, so the page is shown again.
             try Data(count: 4).write(to: root.appendingPathComponent("inside/deeper/d.bin"))
             gtk_window_present(cast(window))

@@ -20,7 +20,7 @@ final class FontRendererTests: XCTestCase {
 
     /// What GTK draws for `widget`: how many of its pixels have ink, and the brightest ink.
     @MainActor
-    private static func drawing(of widget: Widget) -> (inked: Int, brightest: Int) {
+    private static func drawing(of widget: WidgetPointer) -> (inked: Int, brightest: Int) {
         let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
         guard width > 0, height > 0, let paintable = gtk_widget_paintable_new(widget),
               let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else { return (0, 0) }
@@ -46,7 +46,7 @@ final class FontRendererTests: XCTestCase {
     }
 
     @MainActor
-    private static func intrinsicWidth(_ picture: Widget) -> Int32 {
+    private static func intrinsicWidth(_ picture: WidgetPointer) -> Int32 {
         gtk_picture_get_paintable(cast(picture)).map { gdk_paintable_get_intrinsic_width($0) } ?? 0
     }
 
@@ -76,7 +76,7 @@ final class FontRendererTests: XCTestCase {
             defer { gtk_window_destroy(cast(window)) }
             gtk_window_set_default_size(cast(window), 900, 700)
             let renderer = FontRenderer()
-            gtk_window_set_child(cast(window), renderer.view)
+            gtk_window_set_child(cast(window), renderer.view.gtkWidget)
             gtk_window_present(cast(window))
             let loaded = Flag()
             Task { @MainActor in

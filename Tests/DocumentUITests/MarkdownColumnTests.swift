@@ -54,8 +54,8 @@ final class MarkdownColumnTests: XCTestCase {
             XCTAssertLessThan(built, column.blockCount, "and is ready before the last are built")
 
             XCTAssertTrue(spin { column.builtCount == column.blockCount }, "the rest follow")
-            func children(of parent: Widget) -> [Widget] {
-                var children: [Widget] = []
+            func children(of parent: WidgetPointer) -> [WidgetPointer] {
+                var children: [WidgetPointer] = []
                 var child = gtk_widget_get_first_child(parent)
                 while let current = child {
                     children.append(current)
@@ -209,7 +209,7 @@ final class MarkdownColumnTests: XCTestCase {
     /// that first lays the last group out, before the next frame's start, where the column
     /// corrects the view for the groups it laid out; then expects the view at the top.
     private func moveToTheTopOnceTheEndIsLaidOut(
-        screenshot: String, _ move: @escaping @MainActor (Widget, UnsafeMutablePointer<GtkAdjustment>) -> Void
+        screenshot: String, _ move: @escaping @MainActor (WidgetPointer, UnsafeMutablePointer<GtkAdjustment>) -> Void
     ) throws {
         let folder = try TemporaryFolder()
         let file = try longDocument(in: folder)
@@ -261,7 +261,7 @@ final class MarkdownColumnTests: XCTestCase {
             XCTAssertTrue(spin { page?.state == .ready })
             let alive = UnsafeMutablePointer<gpointer?>.allocate(capacity: 1)
             defer { alive.deallocate() }
-            let view: Widget
+            let view: WidgetPointer
             do {  // the column itself held only while looked at
                 let column = try XCTUnwrap((page?.renderer as? MarkdownRenderer)?.column)
                 view = column.view

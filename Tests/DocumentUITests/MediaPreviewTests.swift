@@ -55,7 +55,7 @@ final class MediaPreviewTests: XCTestCase {
             let page = window.show(song)
             XCTAssertEqual(page.state, .ready)
             let renderer = try XCTUnwrap(page.renderer as? MediaRenderer)
-            let texts = Self.labels(in: renderer.view)
+            let texts = Self.labels(in: renderer.view.gtkWidget)
             XCTAssertTrue(texts.contains("A440 test tone"), "the title from the worker: \(texts)")
             XCTAssertTrue(spin(timeout: 30) { gtk_widget_get_sensitive(renderer.controls) != 0 }, "the controls come on")
         }

@@ -44,7 +44,7 @@ final class PDFRendererTests: XCTestCase {
             defer { gtk_window_destroy(cast(window)) }
             gtk_window_set_default_size(cast(window), 900, 700)
             let renderer = PDFRenderer()
-            gtk_window_set_child(cast(window), renderer.view)
+            gtk_window_set_child(cast(window), renderer.view.gtkWidget)
             gtk_window_present(cast(window))
             let loaded = Flag()
             Task { @MainActor in

@@ -57,7 +57,7 @@ final class RemoteItemLimitsTests: XCTestCase {
             XCTAssertTrue(TestDisplay.initialize())
             let controller = DocumentInteractionController(url: Self.remote)
             controller.presentProperties()
-            var window: Widget?
+            var window: WidgetPointer?
             XCTAssertTrue(spin { window = Self.toplevel(titled: "Properties of report.pdf"); return window != nil })
             let properties = try XCTUnwrap(window)
             defer { gtk_window_destroy(cast(properties)) }
@@ -81,7 +81,7 @@ final class RemoteItemLimitsTests: XCTestCase {
     }
 
     @MainActor
-    private static func toplevel(titled title: String) -> Widget? {
+    private static func toplevel(titled title: String) -> WidgetPointer? {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }
         var node = list
@@ -96,9 +96,9 @@ final class RemoteItemLimitsTests: XCTestCase {
     }
 
     @MainActor
-    private static func actionRows(in widget: Widget) -> [(title: String, subtitle: String, sensitive: Bool)] {
+    private static func actionRows(in widget: WidgetPointer) -> [(title: String, subtitle: String, sensitive: Bool)] {
         var rows: [(String, String, Bool)] = []
-        func walk(_ widget: Widget) {
+        func walk(_ widget: WidgetPointer) {
             let type = String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)))
             if type == "AdwActionRow" {
                 rows.append((borrowString(adw_preferences_row_get_title(cast(widget))) ?? "",

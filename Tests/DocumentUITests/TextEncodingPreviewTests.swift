@@ -20,9 +20,9 @@ final class TextEncodingPreviewTests: XCTestCase {
 
     /// A renderer in a window of its own, loaded with `file`.
     @MainActor
-    private static func show(_ file: URL, in window: Widget) -> TextRenderer {
+    private static func show(_ file: URL, in window: WidgetPointer) -> TextRenderer {
         let renderer = TextRenderer()
-        gtk_window_set_child(cast(window), renderer.view)
+        gtk_window_set_child(cast(window), renderer.view.gtkWidget)
         let loaded = Flag()
         Task { @MainActor in
             try await renderer.load(PreviewItem(url: file), type: .text)
@@ -33,7 +33,7 @@ final class TextEncodingPreviewTests: XCTestCase {
     }
 
     @MainActor
-    private static func label(of button: Widget) -> String {
+    private static func label(of button: WidgetPointer) -> String {
         borrowString(gtk_menu_button_get_label(cast(button))) ?? ""
     }
 

@@ -14,7 +14,7 @@ import GObjectSupport
 @MainActor
 @discardableResult
 func waitUntilDrawn(timeout: TimeInterval = 60) -> Bool {
-    var watches: [(window: Widget, id: guint, ticks: FrameTicks)] = []
+    var watches: [(window: WidgetPointer, id: guint, ticks: FrameTicks)] = []
     let toplevels = gtk_window_list_toplevels()
     var node = toplevels
     while let current = node {
@@ -41,7 +41,7 @@ func waitUntilDrawn(timeout: TimeInterval = 60) -> Bool {
 private final class FrameTicks {
     private(set) var count = 0
 
-    func watch(_ widget: Widget) -> guint {
+    func watch(_ widget: WidgetPointer) -> guint {
         typealias Tick = @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean
         let tick: Tick = { _, _, data in
             guard let data else { return 0 }

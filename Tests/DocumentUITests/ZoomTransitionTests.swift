@@ -8,9 +8,9 @@ import XCTest
 /// under the test display.
 final class ZoomTransitionTests: XCTestCase {
     private final class Source: PreviewDelegate {
-        let button: Widget
-        init(_ button: Widget) { self.button = button }
-        func previewController(_ controller: PreviewController, sourceWidgetFor item: PreviewItem) -> Widget? { button }
+        let button: WidgetPointer
+        init(_ button: WidgetPointer) { self.button = button }
+        func previewController(_ controller: PreviewController, sourceWidgetFor item: PreviewItem) -> Widget? { Widget(gtkWidget: button) }
     }
 
     private var folder: URL!
@@ -51,7 +51,7 @@ final class ZoomTransitionTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(opening.frames.count, 3, "the zoom is drawn over several frames")
             var windowRect = (x: 0.0, y: 0.0, width: 0.0, height: 0.0)
             let window = try XCTUnwrap(controller.windowWidget)
-            XCTAssertEqual(dossier_widget_screen_bounds(window, &windowRect.x, &windowRect.y, &windowRect.width, &windowRect.height), 1)
+            XCTAssertEqual(dossier_widget_screen_bounds(window.gtkWidget, &windowRect.x, &windowRect.y, &windowRect.width, &windowRect.height), 1)
             let first = try XCTUnwrap(opening.frames.first), last = try XCTUnwrap(opening.frames.last)
             XCTAssertEqual(first.x, sourceRect.x - windowRect.x, accuracy: 1, "starts where the source is on screen")
             XCTAssertEqual(first.y, sourceRect.y - windowRect.y, accuracy: 1)
@@ -61,8 +61,8 @@ final class ZoomTransitionTests: XCTestCase {
             XCTAssertGreaterThan(last.height, windowRect.height * 0.6)
 
             controller.dismiss()
-            XCTAssertTrue(gtk_widget_get_visible(window) != 0, "the window stays while it shrinks")
-            try pump(until: { gtk_widget_get_visible(window) == 0 })
+            XCTAssertTrue(gtk_widget_get_visible(window.gtkWidget) != 0, "the window stays while it shrinks")
+            try pump(until: { gtk_widget_get_visible(window.gtkWidget) == 0 })
             let closing = try XCTUnwrap(controller.lastTransition)
             XCTAssertFalse(closing.opening)
             XCTAssertTrue(closing.finished)
@@ -86,10 +86,10 @@ final class ZoomTransitionTests: XCTestCase {
             controller.delegate = delegate
             controller.present(transientFor: cast(sourceWindow))
             let window = try XCTUnwrap(controller.windowWidget)
-            try pump(until: { gtk_widget_get_mapped(window) != 0 })
+            try pump(until: { gtk_widget_get_mapped(window.gtkWidget) != 0 })
             XCTAssertNil(controller.lastTransition, "nothing moves with animations off")
             controller.dismiss()
-            XCTAssertEqual(gtk_widget_get_visible(window), 0, "hidden at once")
+            XCTAssertEqual(gtk_widget_get_visible(window.gtkWidget), 0, "hidden at once")
         }
     }
 
@@ -97,7 +97,7 @@ final class ZoomTransitionTests: XCTestCase {
 
 /// A window with a button in its lower right part, mapped.
 @MainActor
-private func makeSourceWindow() -> (Widget, Widget) {
+private func makeSourceWindow() -> (WidgetPointer, WidgetPointer) {
     let window = gtk_window_new()!
     gtk_window_set_default_size(cast(window), 600, 400)
     let button = gtk_button_new_with_label("note.txt")!

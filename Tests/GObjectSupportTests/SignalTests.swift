@@ -3,6 +3,7 @@ import CGtk
 import Dispatch
 import Foundation
 import GObjectSupport
+import GtkSupport
 import XCTest
 
 /// GTK is initialized once per process: a second gtk_init_check after a failed one crashes.

@@ -59,7 +59,7 @@ final class RemotePreviewTests: XCTestCase {
                 XCTAssertTrue(progressSeen, "\(kind): no progress was shown for \(item.displayTitle)")
                 // The title is the remote name; the renderer read the cached copy.
                 let window = try XCTUnwrap(controller.windowWidget)
-                XCTAssertEqual(gtk_window_get_title(cast(window)).map { String(cString: $0) }, item.displayTitle)
+                XCTAssertEqual(gtk_window_get_title(cast(window.gtkWindow)).map { String(cString: $0) }, item.displayTitle)
                 let page = try XCTUnwrap(controller.currentPage)
                 XCTAssertTrue(page.localCopy.map { Array((try? Data(contentsOf: $0.url)) ?? Data()) } == (index == 0 ? pdf : jpeg),
                               "\(kind): the renderer read the whole file")
@@ -80,7 +80,7 @@ final class RemotePreviewTests: XCTestCase {
                 Screenshots.take("remote-preview-download-progress")
                 // The header says it too.
                 let window = try XCTUnwrap(controller.windowWidget)
-                XCTAssertTrue(Self.subtitles(in: window).contains { $0.contains("Downloading") }, "\(Self.subtitles(in: window))")
+                XCTAssertTrue(Self.subtitles(in: window.gtkWidget).contains { $0.contains("Downloading") }, "\(Self.subtitles(in: window.gtkWidget))")
                 XCTAssertTrue(spin { controller.currentState == "ready" }, controller.currentState)
             }
         }
@@ -151,7 +151,7 @@ final class RemotePreviewTests: XCTestCase {
 
     /// The texts of the labels in `widget`'s tree (the header's title and subtitle among them).
     @MainActor
-    private static func subtitles(in widget: Widget) -> [String] {
+    private static func subtitles(in widget: WidgetPointer) -> [String] {
         var texts: [String] = []
         if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), gtk_label_get_type()) != 0,
            let text = gtk_label_get_text(OpaquePointer(widget)) {

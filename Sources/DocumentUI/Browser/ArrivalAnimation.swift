@@ -2,6 +2,7 @@ import CGLib
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Which items arrived by a live change (a file made on disk while its folder is shown), not
 /// by the listing: `BrowserListModel.apply(_:)` records them, and the cell that first shows
@@ -54,7 +55,7 @@ final class ArrivalAnimation {
     /// The scale steps (CSS classes, so no style sheet is parsed per frame): 0.80 … 0.98.
     private static let steps = 10
 
-    private let widget: Widget
+    private let widget: WidgetPointer
     private let scales: Bool
     private var tickID: guint = 0
     private var start: Int = 0
@@ -62,7 +63,7 @@ final class ArrivalAnimation {
     /// How far the animation is (0…1), nil when none runs (for tests and screenshots).
     private(set) var progress: Double?
 
-    init(widget: Widget, scales: Bool = true) {
+    init(widget: WidgetPointer, scales: Bool = true) {
         self.widget = widget
         self.scales = scales
         Self.addStyle()
@@ -76,19 +77,12 @@ final class ArrivalAnimation {
         self.start = start
         show(at: g_get_monotonic_time())
         guard progress != nil, tickID == 0 else { return progress != nil }
-        let box = Unmanaged.passRetained(ArrivalBox(self)).toOpaque()
-        typealias Tick = @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean
-        let tick: Tick = { _, clock, data in
-            guard let data, let clock else { return 0 }
-            let animation = Unmanaged<ArrivalBox>.fromOpaque(data).takeUnretainedValue().animation
-            let time = gdk_frame_clock_get_frame_time(clock)
-            return MainActor.assumeIsolated { animation?.frame(at: time) ?? false } ? 1 : 0
-        }
-        tickID = gtk_widget_add_tick_callback(widget, tick, box) { data in
+        tickID = addTickCallback(to: widget, { [weak self] time in
+            MainActor.assumeIsolated { self?.frame(at: time) ?? false }
+        }, removed: { [weak self] in
             // Removed, ended, or the widget is gone: nothing to undo on it any more.
-            let box = Unmanaged<ArrivalBox>.fromOpaque(data!).takeRetainedValue()
-            MainActor.assumeIsolated { box.animation?.tickRemoved() }
-        }
+            MainActor.assumeIsolated { self?.tickRemoved() }
+        })
         return true
     }
 
@@ -138,9 +132,4 @@ final class ArrivalAnimation {
         }
         dossier_add_css(rules.joined(separator: "\n"))
     }
-}
-
-private final class ArrivalBox {
-    weak var animation: ArrivalAnimation?
-    init(_ animation: ArrivalAnimation) { self.animation = animation }
 }

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The browser benchmark's scroll (`DossierBench browser`): with
 /// `DOSSIER_BENCH_SCROLL=SECONDS:LOGFILE` in the environment, once the folder is fully listed
@@ -42,16 +43,8 @@ final class BenchmarkScroll {
     /// Starts watching `browser`'s grid (the scroll keeps itself alive until it has written its log).
     static func start(on browser: DocumentBrowser, seconds: Double, logPath: String) {
         let scroll = BenchmarkScroll(browser: browser, seconds: seconds, logPath: logPath)
-        let box = Unmanaged.passRetained(scroll).toOpaque()
-        typealias Tick = @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean
-        let tick: Tick = { _, _, data in
-            guard let data else { return 0 }
-            let scroll = Unmanaged<BenchmarkScroll>.fromOpaque(data).takeUnretainedValue()
-            return MainActor.assumeIsolated { scroll.frame() } ? 1 : 0
-        }
-        _ = gtk_widget_add_tick_callback(browser.grid.grid, tick, box) { data in
-            Unmanaged<BenchmarkScroll>.fromOpaque(data!).release()
-        }
+        // The callback holds the scroll until the scroll ends it.
+        addTickCallback(to: browser.grid.grid) { _ in MainActor.assumeIsolated { scroll.frame() } }
     }
 
     /// One frame of the grid: true while the scroll goes on.

@@ -1,5 +1,6 @@
 import CGtk
 import GObjectSupport
+import GtkSupport
 
 /// The browser's action group, inserted on its widget as "browser.": the window only adds
 /// accelerators (`browser.preview`, `browser.back`…), menus and buttons name the actions.

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The keyboard on the items, as in Files. A new window and every navigation put the focus on
 /// the grid or the list, so Space and the arrows act on the items: GTK would otherwise give it
@@ -9,7 +10,7 @@ import GObjectSupport
 /// Tab leaves the items for the header and the sidebar.
 extension DocumentBrowser {
     /// The view that shows the items in the current mode.
-    var itemsView: Widget { viewMode == .grid ? grid.grid : list.columnView }
+    var itemsView: WidgetPointer { viewMode == .grid ? grid.grid : list.columnView }
 
     /// Focuses the items view once it is on screen (now, if it is), unless the user puts the
     /// focus somewhere else first.
@@ -36,14 +37,14 @@ extension DocumentBrowser {
         if gtk_widget_grab_focus(itemsView) != 0 { itemsFocusRequest = nil }
     }
 
-    private var currentFocus: Widget? {
-        gtk_widget_get_root(widget).flatMap { gtk_root_get_focus($0) }
+    private var currentFocus: WidgetPointer? {
+        gtk_widget_get_root(contentWidget).flatMap { gtk_root_get_focus($0) }
     }
 
     /// Where the focus is when no one chose it: the path bar (a new window's first focusable
     /// widget) or the browser's own content (a spinner, a status page, the items).
-    private func holdsFocusByDefault(_ focus: Widget) -> Bool {
-        [pathBar, widget].contains { focus == $0 || gtk_widget_is_ancestor(focus, $0) != 0 }
+    private func holdsFocusByDefault(_ focus: WidgetPointer) -> Bool {
+        [pathBarWidget, contentWidget].contains { focus == $0 || gtk_widget_is_ancestor(focus, $0) != 0 }
     }
 
     /// The grid and the list take the focus promised to them once they are mapped: a window's
@@ -70,14 +71,14 @@ extension DocumentBrowser {
 
     /// Whether the focus is on the grid or the list, or on one of their items.
     var itemsViewHasFocus: Bool {
-        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
+        guard let root = gtk_widget_get_root(contentWidget), let focus = gtk_root_get_focus(root) else { return false }
         return [grid.grid, list.columnView].contains { focus == $0 || gtk_widget_is_ancestor(focus, $0) != 0 }
     }
 
     /// Whether the view itself has the focus, not one of its items: it then takes no Enter of
     /// its own (an item's Enter activates it), so the browser's opens the selection.
     var itemsViewItselfHasFocus: Bool {
-        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
+        guard let root = gtk_widget_get_root(contentWidget), let focus = gtk_root_get_focus(root) else { return false }
         // The column view gives its focus to the list view inside it.
         return focus == grid.grid || focus == list.columnView
             || (gtk_widget_get_parent(focus) == list.columnView && gtk_widget_is_ancestor(focus, list.columnView) != 0

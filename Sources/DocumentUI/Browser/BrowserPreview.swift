@@ -1,6 +1,7 @@
 import CGtk
 import DocumentCore
 import Foundation
+import GtkSupport
 
 /// Space in the browser: several selected items preview as a list of their own; one selected
 /// item previews in the folder's view order, so Left/Right walk the folder and the browser's
@@ -14,7 +15,7 @@ final class BrowserPreview: PreviewDataSource, PreviewDelegate {
     /// Selects and reveals a position of the model (the previewer moved).
     var follow: ((Int) -> Void)?
     /// The widget that shows an item in the browser, for the zoom.
-    var sourceWidget: ((URL) -> Widget?)?
+    var sourceWidget: ((URL) -> WidgetPointer?)?
 
     init(model: BrowserListModel) {
         self.model = model
@@ -66,6 +67,6 @@ final class BrowserPreview: PreviewDataSource, PreviewDelegate {
     }
 
     func previewController(_ controller: PreviewController, sourceWidgetFor item: PreviewItem) -> Widget? {
-        sourceWidget?(item.url)
+        sourceWidget?(item.url).map { Widget(gtkWidget: $0) }
     }
 }

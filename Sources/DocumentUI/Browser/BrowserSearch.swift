@@ -2,15 +2,16 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The search bar and the search behind it: typing filters the folder at once (the model's
 /// filter), and a recursive `DirectoryQuery` looks through the subfolders in the background;
 /// its results stream in as it finds them. Each new text stops the search before it.
 @MainActor
 final class BrowserSearch {
-    let bar: Widget
-    let entry: Widget
-    private let spinner: Widget
+    let bar: WidgetPointer
+    let entry: WidgetPointer
+    private let spinner: WidgetPointer
     private let subfolders = SubfolderSearch()
     /// Called with the text as the user types (already debounced by the entry).
     var textDidChange: ((String) -> Void)?
@@ -55,7 +56,7 @@ final class BrowserSearch {
     }
 
     /// Typing anywhere in `widget` opens the bar and types into it.
-    func captureKeys(from widget: Widget) {
+    func captureKeys(from widget: WidgetPointer) {
         gtk_search_bar_set_key_capture_widget(cast(bar), widget)
     }
 

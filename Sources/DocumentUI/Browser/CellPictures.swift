@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Pictures for the browser's cells, made to be drawn cheaply: at the size they are shown (a
 /// grid of icons scaled down from Adwaita's 512-pixel PNGs on every frame cost more than all

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// How the browser's parts talk to each other: the feed to the status pages, the search to
 /// the feed, the views' activation and clicks to the browser, the actions and keys.
@@ -28,7 +29,7 @@ extension DocumentBrowser {
             guard let self else { return nil }
             return self.viewMode == .grid ? self.grid.cell(showing: url)?.image : self.list.icon(showing: url)
         }
-        search.captureKeys(from: widget)
+        search.captureKeys(from: contentWidget)
         search.textDidChange = { [weak self] text in self?.searchChanged(text) }
         search.activeDidChange = { [weak self] active in
             guard let self else { return }
@@ -106,7 +107,7 @@ extension DocumentBrowser {
         }
         actionGroup.add("empty-trash") { [weak self] in
             guard let self else { return }
-            self.trashActions.confirmEmpty(parent: self.widget)
+            self.trashActions.confirmEmpty(parent: self.contentWidget)
         }
         actionGroup.addChoice("view-mode", viewMode.rawValue) { [weak self] value in
             self?.viewMode = BrowserViewMode(rawValue: value) ?? .grid
@@ -136,7 +137,7 @@ extension DocumentBrowser {
         connectKeyPressed(raw(keys)) { [weak self] key, state in
             MainActor.assumeIsolated { self?.handleKey(key, state: state) ?? false }
         }
-        gtk_widget_add_controller(widget, keys)
+        gtk_widget_add_controller(contentWidget, keys)
     }
 
     private func handleKey(_ key: UInt32, state: UInt32) -> Bool {
@@ -168,7 +169,7 @@ extension DocumentBrowser {
     /// (a popover's keys pass through the browser on their way up).
     var isTyping: Bool {
         if renaming != nil { return true }
-        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
+        guard let root = gtk_widget_get_root(contentWidget), let focus = gtk_root_get_focus(root) else { return false }
         if focus == search.entry || gtk_widget_is_ancestor(focus, search.entry) != 0 { return true }
         return g_type_check_instance_is_a(UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GTypeInstance.self),
                                           gtk_editable_get_type()) != 0
@@ -188,6 +189,6 @@ extension DocumentBrowser {
 
     func copyPaths(_ urls: [URL]) {
         guard !urls.isEmpty else { return }
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), urls.map(\.path).joined(separator: "\n"))
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(contentWidget), urls.map(\.path).joined(separator: "\n"))
     }
 }

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// A location's documents as a grid of thumbnails or a list: the UIDocumentBrowserViewController
 /// of Linux. It stays fluid on a folder of 100,000 files (only the cells on screen exist,
@@ -16,11 +17,13 @@ import GObjectSupport
 @MainActor
 public final class DocumentBrowser {
     /// The content area: search bar, the grid or list, status pages, the Trash's action bar.
-    public let widget: Widget
+    public var widget: Widget { Widget(gtkWidget: contentWidget) }
     /// A path bar (a button per ancestor folder; a title for recents, a tag, the Trash).
-    public let pathBar: Widget
+    public var pathBar: Widget { Widget(gtkWidget: pathBarWidget) }
     /// Search toggle, view-mode toggle and view menu, for the end of the window's header bar.
-    public let headerControls: Widget
+    public var headerControls: Widget { Widget(gtkWidget: headerControlsWidget) }
+    /// The GtkWidgets `widget`, `pathBar` and `headerControls` wrap.
+    let contentWidget: WidgetPointer, pathBarWidget: WidgetPointer, headerControlsWidget: WidgetPointer
 
     /// The location shown now; `go(to:)` changes it.
     public private(set) var location: BrowserLocation
@@ -64,13 +67,13 @@ public final class DocumentBrowser {
     let actionGroup = BrowserActions()
     let preview: BrowserPreview
     let loader = ThumbnailLoader()
-    let stack: Widget
+    let stack: WidgetPointer
     /// The "loading" page's spinner: spinning only while that page is shown. A spinner spins by
     /// a CSS animation, which GTK 4.8 runs on a page the stack hides too: it drew a frame 60
     /// times a second for as long as the window was open, each restyling the stack and laying
     /// out the window again (on X11 with a round trip to the server for the work area), so the
     /// main thread was busy when nothing moved and a folder's grid came up later.
-    private let loadingSpinner: Widget
+    private let loadingSpinner: WidgetPointer
     let toasts: OpaquePointer
     var history = BrowserHistory()
     // Working on items (Browser/Actions).
@@ -79,7 +82,7 @@ public final class DocumentBrowser {
     let launchIndicator = LaunchIndicator()
     let templatesMenu = g_menu_new()!
     let headerActions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-    var newButton: Widget?
+    var newButton: WidgetPointer?
     var renaming: InlineRename?
     var pending = PendingSelection()
     var clipboardHoldsCut = false
@@ -107,8 +110,8 @@ public final class DocumentBrowser {
         controls = HeaderControls(searchBar: search.bar)
         trashActions = TrashActions(trash: trash)
         preview = BrowserPreview(model: model)
-        pathBar = path.widget
-        headerControls = controls.widget
+        pathBarWidget = path.widget
+        headerControlsWidget = controls.widget
 
         stack = gtk_stack_new()
         gtk_stack_add_named(OpaquePointer(stack), grid.scrolled, "grid")
@@ -126,13 +129,13 @@ public final class DocumentBrowser {
         let content = makeBox(GTK_ORIENTATION_VERTICAL, [search.bar, stack, trashActions.bar])
         toasts = OpaquePointer(adw_toast_overlay_new())
         adw_toast_overlay_set_child(toasts, content)
-        widget = DocumentUI.widget(toasts)
+        contentWidget = GtkSupport.widget(toasts)
         // The window places the path bar and the controls in its header bar, outside `widget`:
         // they need the group as well.
-        for part in [widget, pathBar, headerControls] {
+        for part in [contentWidget, pathBarWidget, headerControlsWidget] {
             gtk_widget_insert_action_group(part, "browser", cast(actionGroup.group))
         }
-        setAccessibleName(widget, tr("Browser"))
+        setAccessibleName(contentWidget, tr("Browser"))
 
         wire()
         installActions()
@@ -201,7 +204,7 @@ public final class DocumentBrowser {
         if case .folder(let url) = location, ServerConnector.needsMount(url) {
             // Listed once its server is mounted; the dialogs ask for a password meanwhile.
             feed.hold(location, sort: sort, showsHidden: showsHidden)
-            connector.connect(url, parent: widget) { [weak self] in
+            connector.connect(url, parent: contentWidget) { [weak self] in
                 guard let self, self.location == location else { return }
                 self.path.show(location)  // the mount's name now
                 self.feed.show(location, sort: self.sort, showsHidden: self.showsHidden)
@@ -357,7 +360,7 @@ public final class DocumentBrowser {
             gtk_adjustment_set_value(adjustment, offset)
         }
         guard short, attempt < 20 else { return }
-        onNextFrame(of: widget) { [weak self] in self?.scroll(to: offsets, attempt: attempt + 1) }
+        onNextFrame(of: contentWidget) { [weak self] in self?.scroll(to: offsets, attempt: attempt + 1) }
     }
 
     /// The view shown now: the grid, the list, a status page or the loading spinner.
@@ -415,6 +418,6 @@ public final class DocumentBrowser {
     }
 
     var parentWindow: UnsafeMutablePointer<GtkWindow>? {
-        gtk_widget_get_root(widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        gtk_widget_get_root(contentWidget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
     }
 }

@@ -2,17 +2,18 @@ import CGLib
 import CGtk
 import DocumentCore
 import GObjectSupport
+import GtkSupport
 
 /// The controls for the end of the window's header bar: the search toggle, the grid/list
 /// toggle, and the view menu (sort, reversed, show hidden, zoom).
 @MainActor
 final class HeaderControls {
-    let widget: Widget
-    let searchButton: Widget
-    let viewModeButton: Widget
-    let menuButton: Widget
+    let widget: WidgetPointer
+    let searchButton: WidgetPointer
+    let viewModeButton: WidgetPointer
+    let menuButton: WidgetPointer
 
-    init(searchBar: Widget) {
+    init(searchBar: WidgetPointer) {
         searchButton = gtk_toggle_button_new()!
         gtk_button_set_icon_name(cast(searchButton), "system-search-symbolic")
         setAccessibleName(searchButton, tr("Search"))

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// A grid cell: the item's picture (its type's icon until the thumbnail comes) over its name
 /// on at most two lines, ellipsized in the middle, and the folder for a search result. An item
@@ -13,14 +14,14 @@ import GObjectSupport
 /// cell it keeps, a few hundred, each frame).
 @MainActor
 final class GridCell {
-    let root: Widget
+    let root: WidgetPointer
     /// The picture: the source of the previewer's zoom.
-    let image: Widget
+    let image: WidgetPointer
     /// The name: where the inline rename points.
-    let label: Widget
+    let label: WidgetPointer
     /// Holds the picture; the opening spinner goes over it.
-    let iconOverlay: Widget
-    private let caption: Widget
+    let iconOverlay: WidgetPointer
+    private let caption: WidgetPointer
     private(set) var item: BrowserItem?
     private var request: ThumbnailLoader.Request?
     private var pixels = 0
@@ -61,7 +62,7 @@ final class GridCell {
     }
 
     /// A centred text of `lines` lines (word-wrapped), as wide as the cell says.
-    private static func makeText(lines: UInt32, overflow: GtkInscriptionOverflow, classes: [String]) -> Widget {
+    private static func makeText(lines: UInt32, overflow: GtkInscriptionOverflow, classes: [String]) -> WidgetPointer {
         let text = gtk_inscription_new(nil)!
         gtk_inscription_set_min_chars(opaque(text), 0)  // the width comes from the cell (size request)
         gtk_inscription_set_min_lines(opaque(text), lines)
@@ -154,13 +155,13 @@ final class GridCell {
 /// result, recent or tagged file, or where a trashed item was.
 @MainActor
 final class NameCell {
-    let root: Widget
-    let image: Widget
+    let root: WidgetPointer
+    let image: WidgetPointer
     /// The name: where the inline rename points.
-    let label: Widget
+    let label: WidgetPointer
     /// Holds the icon; the opening spinner goes over it.
-    let iconOverlay: Widget
-    private let caption: Widget
+    let iconOverlay: WidgetPointer
+    private let caption: WidgetPointer
 
     init() {
         image = gtk_image_new()!

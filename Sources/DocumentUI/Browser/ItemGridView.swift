@@ -2,14 +2,15 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The grid: a GtkGridView over the browser's items (only the cells on screen exist), with
 /// rubber-band, Ctrl and Shift selection, thumbnails behind placeholder icons, and a zoom.
 @MainActor
 final class ItemGridView {
     /// A scrolled window holding the grid: the widget to show.
-    let scrolled: Widget
-    let grid: Widget
+    let scrolled: WidgetPointer
+    let grid: WidgetPointer
     private let wheelSteps: WheelSteps
     private let loader: ThumbnailLoader
     private let requests: ThumbnailRequests

@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import GObjectSupport
+import GtkSupport
 
 /// The GObject side of `BrowserListModel`: a GListModel whose items are made when GTK asks
 /// for them, each a plain GObject carrying a copy of one `BrowserItem` (released with the
@@ -93,15 +94,5 @@ private let itemListType: GType = {
 
 /// Connects GListModel's `items-changed` (position, removed, added).
 func connectItemsChanged(_ model: OpaquePointer, _ handler: @escaping (Int, Int, Int) -> Void) {
-    final class Box {
-        let handler: (Int, Int, Int) -> Void
-        init(_ handler: @escaping (Int, Int, Int) -> Void) { self.handler = handler }
-    }
-    typealias Changed = @convention(c) (gpointer?, guint, guint, guint, gpointer?) -> Void
-    let trampoline: Changed = { _, position, removed, added, data in
-        Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().handler(Int(position), Int(removed), Int(added))
-    }
-    dossier_g_signal_connect_data(raw(model), "items-changed", unsafeBitCast(trampoline, to: GCallback.self),
-                                           Unmanaged.passRetained(Box(handler)).toOpaque(),
-                                           { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+    connectItemsChanged(raw(model), handler)
 }

@@ -2,14 +2,15 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The list: a GtkColumnView with Name (small icon), Size, Kind and Modified. Only the rows on
 /// screen exist. Clicking a column's header sorts by it (again: reversed); the browser does
 /// the sorting, the view only shows which column sorts.
 @MainActor
 final class ItemListView {
-    let scrolled: Widget
-    let columnView: Widget
+    let scrolled: WidgetPointer
+    let columnView: WidgetPointer
     private var nameCells: [UnsafeMutableRawPointer: (cell: NameCell, item: BrowserItem?)] = [:]
     private var columns: [BrowserSort.Key: OpaquePointer] = [:]
     /// Items that arrived by a live change fade in, every cell of their row together.
@@ -48,7 +49,7 @@ final class ItemListView {
     }
 
     /// Starts a cell's fade when its item just arrived (the row's cells share one start).
-    private func fadeIn(_ listItem: UnsafeMutableRawPointer, _ child: Widget, _ item: BrowserItem) {
+    private func fadeIn(_ listItem: UnsafeMutableRawPointer, _ child: WidgetPointer, _ item: BrowserItem) {
         guard let start = arrivals?.animationStart(for: item.key, at: g_get_monotonic_time()) else {
             fades[listItem]?.stop()
             return
@@ -60,7 +61,7 @@ final class ItemListView {
     }
 
     private func addColumn(_ key: BrowserSort.Key, title: String, width: Int32? = nil, expand: Bool = false,
-                           setup: @escaping @MainActor () -> Widget, bind: @escaping @MainActor (Widget, BrowserItem) -> Void) {
+                           setup: @escaping @MainActor () -> WidgetPointer, bind: @escaping @MainActor (WidgetPointer, BrowserItem) -> Void) {
         let factory = gtk_signal_list_item_factory_new()!
         let isName = key == .name
         connectSignal(raw(factory), "setup") { [weak self] listItem in
@@ -155,7 +156,7 @@ final class ItemListView {
     }
 
     /// The icon of the row showing `url`, if on screen.
-    func icon(showing url: URL) -> Widget? {
+    func icon(showing url: URL) -> WidgetPointer? {
         let key = BrowserItem.key(for: url)
         return nameCells.values.first { $0.item?.key == key }?.cell.image
     }

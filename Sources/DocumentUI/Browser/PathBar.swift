@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The location as a linked row of buttons, one per ancestor folder (Home, under the home
 /// folder, with its icon; otherwise the file system's root, or for a location that is not a
@@ -11,11 +12,11 @@ import GObjectSupport
 /// a spinner beside it shows while a server is connected to or a remote folder listed.
 @MainActor
 final class PathBar {
-    let widget: Widget
-    private let box: Widget
-    private let stack: Widget
-    let entry: Widget
-    private let spinner: Widget
+    let widget: WidgetPointer
+    private let box: WidgetPointer
+    private let stack: WidgetPointer
+    let entry: WidgetPointer
+    private let spinner: WidgetPointer
     var navigate: ((URL) -> Void)?
     /// Called with the text typed into the location entry (Enter).
     var typed: ((String) -> Void)?
@@ -180,7 +181,7 @@ final class PathBar {
         }
     }
 
-    private func makeContent(_ title: String, icon: String?) -> Widget {
+    private func makeContent(_ title: String, icon: String?) -> WidgetPointer {
         let label = makeLabel(title)
         gtk_label_set_ellipsize(opaque(label), PANGO_ELLIPSIZE_MIDDLE)
         gtk_label_set_max_width_chars(opaque(label), 24)

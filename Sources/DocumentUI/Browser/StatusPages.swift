@@ -1,6 +1,7 @@
 import CGtk
 import DocumentCore
 import GObjectSupport
+import GtkSupport
 
 /// What the browser shows instead of items: an empty folder, a folder that cannot be shown
 /// (with the reason), a search without results, an empty Trash, no recent documents.
@@ -85,8 +86,8 @@ enum BrowserStatus: Equatable {
 /// problem may pass (it activates `browser.retry`).
 @MainActor
 final class StatusPage {
-    let widget: Widget
-    let retryButton: Widget
+    let widget: WidgetPointer
+    let retryButton: WidgetPointer
     private(set) var status: BrowserStatus?
 
     init() {

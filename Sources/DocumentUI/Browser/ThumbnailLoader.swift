@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Thumbnails for the browser's cells: asked of the shared `ThumbnailGenerator` (and the
 /// freedesktop cache behind it) when a cell is bound, the latest bound first, cancelled when

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// When the grid's cells ask for their thumbnails: a cell bound to an item asks once it has
 /// shown that item for a moment, so cells flying past while scrolling fast ask for nothing;
@@ -14,12 +15,12 @@ final class ThumbnailRequests {
 
     private let loader: ThumbnailLoader
     /// The grid whose allocation tells which cells are on screen.
-    private let grid: Widget
+    private let grid: WidgetPointer
     /// Cells waiting, with the time (monotonic µs) they were bound to their item.
     private var waiting: [ObjectIdentifier: (cell: GridCell, since: Int)] = [:]
     private var timer: guint = 0
 
-    init(loader: ThumbnailLoader, grid: Widget) {
+    init(loader: ThumbnailLoader, grid: WidgetPointer) {
         self.loader = loader
         self.grid = grid
     }
@@ -45,12 +46,11 @@ final class ThumbnailRequests {
 
     private func startTimer(after microseconds: Int) {
         guard timer == 0 else { return }
-        let box = Unmanaged.passRetained(Tick { [weak self] in self?.fire() ?? false })
         // Below the frame clock's priority: asking never delays a frame being laid out or drawn.
-        timer = g_timeout_add_full(G_PRIORITY_DEFAULT_IDLE, guint(max(1, (microseconds + 999) / 1000)), { data in
-            guard !dispatchedOffMain else { return 1 }
-            return MainActor.assumeIsolated { Unmanaged<Tick>.fromOpaque(data!).takeUnretainedValue().run() ? 1 : 0 }
-        }, box.toOpaque(), { data in Unmanaged<Tick>.fromOpaque(data!).release() })
+        let milliseconds = guint(max(1, (microseconds + 999) / 1000))
+        timer = MainLoopTimer.start(priority: G_PRIORITY_DEFAULT_IDLE, milliseconds: milliseconds) { [weak self] in
+            self?.fire() ?? false
+        }
     }
 
     /// Asks for the thumbnails of the cells that waited long enough; false ends the timer.
@@ -85,9 +85,4 @@ final class ThumbnailRequests {
         return bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < height
             && bounds.origin.x + bounds.size.width > 0 && bounds.origin.x < width
     }
-}
-
-private final class Tick {
-    let run: @MainActor () -> Bool
-    init(_ run: @escaping @MainActor () -> Bool) { self.run = run }
 }

@@ -3,14 +3,15 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The Trash's action bar: "Restore" for the selection and "Empty Trash…" with a
 /// confirmation. The work runs off the main thread; the listing follows the Trash folder.
 @MainActor
 final class TrashActions {
-    let bar: Widget
-    private let restoreButton: Widget
-    private let emptyButton: Widget
+    let bar: WidgetPointer
+    private let restoreButton: WidgetPointer
+    private let emptyButton: WidgetPointer
     private let trash: Trash
     /// Reports what went wrong, for a toast.
     var report: ((String) -> Void)?
@@ -56,7 +57,7 @@ final class TrashActions {
     }
 
     /// Asks, then deletes everything in the Trash for good.
-    func confirmEmpty(parent: Widget) {
+    func confirmEmpty(parent: WidgetPointer) {
         let dialog = dossier_alert_new(tr("Empty Trash?"), tr("All items in the Trash will be permanently deleted."))!
         dossier_alert_add_response(dialog, "cancel", tr("_Cancel"))
         dossier_alert_add_response(dialog, "empty", tr("_Empty Trash"))
@@ -88,16 +89,5 @@ final class TrashActions {
 /// Connects AdwMessageDialog's `response` (the response's id).
 @MainActor
 func connectResponse(_ dialog: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (String) -> Void) {
-    final class Box {
-        let handler: @MainActor (String) -> Void
-        init(_ handler: @escaping @MainActor (String) -> Void) { self.handler = handler }
-    }
-    typealias Response = @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?) -> Void
-    let trampoline: Response = { _, response, data in
-        let text = response.map { String(cString: $0) } ?? ""
-        MainActor.assumeIsolated { Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().handler(text) }
-    }
-    dossier_g_signal_connect_data(dialog, "response", unsafeBitCast(trampoline, to: GCallback.self),
-                                  Unmanaged.passRetained(Box(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+    connectTextSignal(dialog, "response") { response in MainActor.assumeIsolated { handler(response) } }
 }

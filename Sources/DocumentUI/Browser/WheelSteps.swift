@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Mouse-wheel clicks over a GtkGridView or GtkColumnView, applied to its scrolled window once
 /// a frame, all of the frame's clicks as one move, by GTK's own step a click (the page's
@@ -15,13 +16,13 @@ import GObjectSupport
 /// scrolling (touchpads) and its kinetic deceleration stay GTK's.
 @MainActor
 final class WheelSteps {
-    private let scrolled: Widget
+    private let scrolled: WidgetPointer
     /// Clicks not applied yet: down positive.
     private var pending = 0
     private var frameAsked = false
 
     /// Takes the wheel clicks over `scrolled` (a GtkScrolledWindow) before it does.
-    init(scrolled: Widget) {
+    init(scrolled: WidgetPointer) {
         self.scrolled = scrolled
         let controller = gtk_event_controller_legacy_new()!
         gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)

@@ -2,18 +2,19 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// "Other Application…": a dialog to pick any installed app, the apps for the type first,
 /// with a search field over names, and a switch "Always use for this file type" (shown when
 /// the documents share one type) — GNOME Files' app chooser.
 @MainActor
 final class ApplicationChooser {
-    let window: Widget
-    private let list: Widget
-    private let search: Widget
-    private let openButton: Widget
-    private let alwaysSwitch: Widget?
-    private var rows: [(row: Widget, application: Application, searchText: String)] = []
+    let window: WidgetPointer
+    private let list: WidgetPointer
+    private let search: WidgetPointer
+    private let openButton: WidgetPointer
+    private let alwaysSwitch: WidgetPointer?
+    private var rows: [(row: WidgetPointer, application: Application, searchText: String)] = []
 
     /// Called with the chosen app and whether it should become the type's default.
     var onChoose: ((Application, Bool) -> Void)?

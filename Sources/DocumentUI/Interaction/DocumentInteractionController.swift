@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Everything a person can do with a document from any widget that shows it: open it in its
 /// default app or another one, preview it, print it, and its options and Open With menus — the
@@ -42,9 +43,9 @@ public final class DocumentInteractionController {
     let registry = ApplicationRegistry()
     /// The group of `doc.` actions, and the widget it is inserted on.
     var actions: UnsafeMutablePointer<GSimpleActionGroup>?
-    var actionsWidget: WeakWidget?
+    var actionsWidget: WeakObject?
     /// The open popover menus, and which.
-    var menus: [(popover: Widget, kind: DocumentMenu)] = []
+    var menus: [(popover: WidgetPointer, kind: DocumentMenu)] = []
     var preview: PreviewController?
     var previewList: PreviewItemList?
     var previewBridge: PreviewBridge?
@@ -100,9 +101,11 @@ public final class DocumentInteractionController {
         set { iconOverride = newValue }
     }
 
-    /// The document's icon as a `GIcon` (a themed icon over `iconNames`); the caller owns it.
-    public func makeIcon() -> OpaquePointer {
-        themedIcon(iconNames)
+    /// The document's icon: a themed icon over `iconNames`.
+    public func makeIcon() -> Icon {
+        let icon = themedIcon(iconNames)
+        defer { unref(icon) }
+        return Icon(gIcon: icon)
     }
 
     /// Each document's type, read from its contents off the main thread (once), unless set.
@@ -181,6 +184,10 @@ public final class DocumentInteractionController {
     /// Shows the documents in the previewer, transient for the delegate's parent window (or
     /// the window of `source`), zooming from `source` or the delegate's source widget.
     public func presentPreview(from source: Widget? = nil) {
+        presentPreview(from: source?.gtkWidget)
+    }
+
+    func presentPreview(from source: WidgetPointer?) {
         delegate?.documentInteractionControllerWillBeginPreview(self)
         let items = urls.map { PreviewItem(url: $0, title: urls.count == 1 ? nameOverride : nil) }
         let controller = preview ?? PreviewController()
@@ -221,9 +228,9 @@ public final class DocumentInteractionController {
     // MARK: Helpers for the facets
 
     /// The window dialogs stay above: the delegate's, else the one `widget` is in.
-    func hostWindow(near widget: Widget? = nil) -> UnsafeMutablePointer<GtkWindow>? {
-        if let window = delegate?.parentWindow(for: self) { return window }
-        let anchor = widget ?? actionsWidget?.widget ?? delegate?.sourceWidget(for: self)
+    func hostWindow(near widget: WidgetPointer? = nil) -> UnsafeMutablePointer<GtkWindow>? {
+        if let window = delegate?.parentWindow(for: self) { return window.gtkWindow }
+        let anchor = widget ?? actionsWidget?.widget ?? delegate?.sourceWidget(for: self)?.gtkWidget
         guard let anchor, let root = gtk_widget_get_root(anchor) else { return nil }
         let object = UnsafeMutableRawPointer(root)
         guard g_type_check_instance_is_a(object.assumingMemoryBound(to: GTypeInstance.self), gtk_window_get_type()) != 0 else {
@@ -268,32 +275,13 @@ public final class DocumentInteractionController {
     }
 }
 
-/// A widget pointer that becomes nil when the widget is finalized (a GObject weak pointer).
-final class WeakWidget {
-    private let slot = UnsafeMutablePointer<gpointer?>.allocate(capacity: 1)
-
-    init(_ widget: Widget) {
-        slot.initialize(to: gpointer(widget))
-        g_object_add_weak_pointer(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), slot)
-    }
-
-    deinit {
-        if let object = slot.pointee {
-            g_object_remove_weak_pointer(object.assumingMemoryBound(to: GObject.self), slot)
-        }
-        slot.deallocate()
-    }
-
-    var widget: Widget? { slot.pointee.map { $0.assumingMemoryBound(to: GtkWidget.self) } }
-}
-
 /// Forwards the previewer's delegate calls to the interaction controller's delegate.
 @MainActor
 final class PreviewBridge: PreviewDelegate {
     weak var owner: DocumentInteractionController?
-    var source: Widget?
+    var source: WidgetPointer?
 
-    init(owner: DocumentInteractionController, source: Widget?) {
+    init(owner: DocumentInteractionController, source: WidgetPointer?) {
         self.owner = owner
         self.source = source
     }
@@ -308,7 +296,8 @@ final class PreviewBridge: PreviewDelegate {
     }
 
     func previewController(_ controller: PreviewController, sourceWidgetFor item: PreviewItem) -> Widget? {
-        guard let owner else { return source }
-        return source ?? owner.delegate?.sourceWidget(for: owner)
+        if let source { return Widget(gtkWidget: source) }
+        guard let owner else { return nil }
+        return owner.delegate?.sourceWidget(for: owner)
     }
 }

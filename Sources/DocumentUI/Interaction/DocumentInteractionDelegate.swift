@@ -1,6 +1,7 @@
 import CGtk
 import DocumentCore
 import Foundation
+import GtkSupport
 
 /// Which of the controller's menus.
 public enum DocumentMenu: Sendable, Hashable {
@@ -15,7 +16,7 @@ public enum DocumentMenu: Sendable, Hashable {
 @MainActor
 public protocol DocumentInteractionDelegate: AnyObject {
     /// The window the previewer, the chooser and the properties stay above.
-    func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>?
+    func parentWindow(for controller: DocumentInteractionController) -> WindowWidget?
     /// The widget showing the document (a thumbnail), for the preview's zoom transition.
     func sourceWidget(for controller: DocumentInteractionController) -> Widget?
     /// The part of `sourceWidget` the zoom starts from, in its coordinates; nil: all of it.
@@ -55,7 +56,7 @@ public protocol DocumentInteractionDelegate: AnyObject {
 }
 
 extension DocumentInteractionDelegate {
-    public func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>? { nil }
+    public func parentWindow(for controller: DocumentInteractionController) -> WindowWidget? { nil }
     public func sourceWidget(for controller: DocumentInteractionController) -> Widget? { nil }
     public func sourceRectangle(for controller: DocumentInteractionController) -> GdkRectangle? { nil }
     /// Does nothing.

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Files on the clipboard the way GNOME Files exchanges them: `x-special/gnome-copied-files`
 /// ("copy" or "cut", then one URI a line), `text/uri-list`, GTK 4's file list, and the paths

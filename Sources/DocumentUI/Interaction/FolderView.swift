@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Shows files in the file manager, selected (org.freedesktop.FileManager1 `ShowItems`), or,
 /// without one on the session bus, opens their folder in the folder's default app.

@@ -2,16 +2,21 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The `doc.` action group behind the menus, and the actions the controller performs itself.
 extension DocumentInteractionController {
     /// Inserts the controller's `doc.` actions on `widget` (replacing any other `doc.` group
     /// there), so menus shown from it, and from its children, reach them.
     public func installActions(on widget: Widget) {
+        installActions(on: widget.gtkWidget)
+    }
+
+    func installActions(on widget: WidgetPointer) {
         let group = actions ?? makeActions()
         guard actionsWidget?.widget != widget else { return }
         gtk_widget_insert_action_group(widget, "doc", cast(group))
-        actionsWidget = WeakWidget(widget)
+        actionsWidget = WeakObject(widget: widget)
     }
 
     private func makeActions() -> UnsafeMutablePointer<GSimpleActionGroup> {

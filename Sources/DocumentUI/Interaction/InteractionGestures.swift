@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The gestures that make a widget stand for its document: a click previews, a right-click
 /// or a long press opens the options menu where it happened, and from the keyboard the Menu
@@ -10,18 +11,22 @@ import GObjectSupport
 extension DocumentInteractionController {
     /// Adds the gestures to `widget`; the widget keeps the controller alive while it lives.
     public func attachGestures(to widget: Widget) {
+        attachGestures(to: widget.gtkWidget)
+    }
+
+    func attachGestures(to widget: WidgetPointer) {
         installActions(on: widget)
         let click = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(click, 0)  // every button
-        connectGesture(raw(click), "pressed") { [self] gesture, presses, x, y in
-            let button = gtk_gesture_single_get_current_button(gesture)
+        connectClickSignal(raw(click), "pressed") { [self] presses, x, y in
+            let button = gtk_gesture_single_get_current_button(click)
             if button == UInt32(GDK_BUTTON_SECONDARY), presses == 1 {
-                gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
+                gtk_gesture_set_state(click, GTK_EVENT_SEQUENCE_CLAIMED)
                 self.presentOptionsMenu(from: widget, at: (x, y))
             }
         }
-        connectGesture(raw(click), "released") { [self] gesture, presses, _, _ in
-            let button = gtk_gesture_single_get_current_button(gesture)
+        connectClickSignal(raw(click), "released") { [self] presses, _, _ in
+            let button = gtk_gesture_single_get_current_button(click)
             if button == UInt32(GDK_BUTTON_PRIMARY), presses == 1 {
                 self.presentPreview(from: widget)
             }
@@ -54,31 +59,13 @@ extension DocumentInteractionController {
 /// Calls `handler` with the position of each right-click on `widget` that none of its
 /// children took for itself (a text view's own menu, say).
 @MainActor
-func onSecondaryClick(_ widget: Widget, _ handler: @escaping (Double, Double) -> Void) {
+func onSecondaryClick(_ widget: WidgetPointer, _ handler: @escaping (Double, Double) -> Void) {
     let click = gtk_gesture_click_new()!
     gtk_gesture_single_set_button(click, guint(GDK_BUTTON_SECONDARY))
-    connectGesture(raw(click), "pressed") { gesture, presses, x, y in
+    connectClickSignal(raw(click), "pressed") { presses, x, y in
         guard presses == 1 else { return }
-        gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
+        gtk_gesture_set_state(click, GTK_EVENT_SEQUENCE_CLAIMED)
         handler(x, y)
     }
     gtk_widget_add_controller(widget, click)
-}
-
-/// The box a click gesture's handler is kept in while the gesture lives.
-private final class GestureBox {
-    let handler: (OpaquePointer, Int32, Double, Double) -> Void
-    init(_ handler: @escaping (OpaquePointer, Int32, Double, Double) -> Void) { self.handler = handler }
-}
-
-/// Connects GtkGestureClick's `pressed` or `released`: (gesture, n_press, x, y).
-private func connectGesture(_ gesture: UnsafeMutableRawPointer, _ signal: String,
-                            _ handler: @escaping (OpaquePointer, Int32, Double, Double) -> Void) {
-    typealias Press = @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void
-    let trampoline: Press = { gesture, presses, x, y, data in
-        Unmanaged<GestureBox>.fromOpaque(data!).takeUnretainedValue().handler(OpaquePointer(gesture!), presses, x, y)
-    }
-    dossier_g_signal_connect_data(gesture, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                  Unmanaged.passRetained(GestureBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<GestureBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Print…: GTK's print dialog for the document, through `DocumentPrinter`.
 extension DocumentInteractionController {
@@ -9,9 +10,9 @@ extension DocumentInteractionController {
     /// preview, above `parent` (by default the window the action came from, else the host's).
     /// The end reaches the delegate's `didPerform` (a failure is shown; a cancelled dialog is
     /// not one); a type Dossier does not print ends in a `.print(.notPrintable)` failure.
-    public func presentPrintDialog(transientFor parent: UnsafeMutablePointer<GtkWindow>? = nil) {
+    public func presentPrintDialog(transientFor parent: WindowWidget? = nil) {
         guard urls.count == 1 else { return }
-        let window = parent ?? actionWindow()
+        let window = parent ?? actionWindow().map { WindowWidget(gtkWindow: $0) }
         let key = "print-\(UUID().uuidString)"
         keptAlive[key] = self
         Task { @MainActor in

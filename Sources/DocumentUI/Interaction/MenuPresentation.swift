@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// What the menus are built from, gathered off the main thread before a menu is shown.
 struct MenuData: Sendable {
@@ -50,6 +51,10 @@ extension DocumentInteractionController {
     /// Copy, Copy Path, Tags ▸, Favorites, Show in Folder, Properties, the app's actions) from
     /// `widget`, pointing at `point` in its coordinates (a right-click's position) or at all of it.
     public func presentOptionsMenu(from widget: Widget, at point: (x: Double, y: Double)? = nil) {
+        presentOptionsMenu(from: widget.gtkWidget, at: point)
+    }
+
+    func presentOptionsMenu(from widget: WidgetPointer, at point: (x: Double, y: Double)? = nil) {
         installActions(on: widget)
         keptAlive["menu-loading"] = self
         Task { @MainActor in
@@ -107,7 +112,7 @@ extension DocumentInteractionController {
     // MARK: Popovers
 
     /// Shows `model` in a popover menu on `widget`.
-    func presentMenu(_ model: OpaquePointer, kind: DocumentMenu, from widget: Widget,
+    func presentMenu(_ model: OpaquePointer, kind: DocumentMenu, from widget: WidgetPointer,
                      at point: (x: Double, y: Double)?) {
         dismissMenus()
         installActions(on: widget)
@@ -147,7 +152,7 @@ extension DocumentInteractionController {
         dossier_popover_menu_popup(cast(popover))
     }
 
-    private func menuClosed(_ popover: Widget, kind: DocumentMenu) {
+    private func menuClosed(_ popover: WidgetPointer, kind: DocumentMenu) {
         menus.removeAll { $0.popover == popover }
         delegate?.documentInteractionController(self, didDismiss: kind)
         if menus.isEmpty {

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Open With as GNOME Files offers it: the default app first, then the recommended apps,
 /// then apps for a supertype (ApplicationRegistry's order), a separator, and "Other
@@ -16,6 +17,10 @@ extension DocumentInteractionController {
 
     /// Shows the Open With menu on `widget`.
     public func presentOpenWithMenu(from widget: Widget) {
+        presentOpenWithMenu(from: widget.gtkWidget)
+    }
+
+    func presentOpenWithMenu(from widget: WidgetPointer) {
         installActions(on: widget)
         keptAlive["menu-loading"] = self
         Task { @MainActor in

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// What the properties window shows, read off the main thread.
 struct DocumentProperties: Sendable {
@@ -32,7 +33,7 @@ struct DocumentProperties: Sendable {
 /// size, location, dates, tags, and the app that opens it (with "Change…" for the chooser).
 @MainActor
 final class PropertiesWindow {
-    let window: Widget
+    let window: WidgetPointer
     var onClose: (() -> Void)?
 
     init(parent: UnsafeMutablePointer<GtkWindow>?, name: String, url: URL, type: DocumentType, icon: OpaquePointer,
@@ -114,7 +115,7 @@ final class PropertiesWindow {
     /// A row with a title and the value as its subtitle (screen readers read the row by its
     /// title, then the value).
     @discardableResult
-    private static func addRow(_ group: Widget, _ title: String, _ value: String) -> Widget {
+    private static func addRow(_ group: WidgetPointer, _ title: String, _ value: String) -> WidgetPointer {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(cast(row), title)
         adw_action_row_set_subtitle(cast(row), value)
@@ -133,11 +134,10 @@ extension DocumentInteractionController {
         Task { @MainActor in
             let properties = await Task.detached { DocumentProperties.read(url, type: type) }.value
             let icon = makeIcon()
-            defer { g_object_unref(raw(icon)) }
             self.properties?.onClose = nil
             self.properties?.close()
             let window = PropertiesWindow(
-                parent: hostWindow(), name: name, url: url, type: type, icon: icon, properties: properties,
+                parent: hostWindow(), name: name, url: url, type: type, icon: icon.gIcon, properties: properties,
                 showInFolder: { FolderView.show(url) },
                 changeApplication: { [weak self] in self?.presentApplicationChooser() })
             window.onClose = { [weak self] in

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The Tags ▸ submenu: a check item per tag (checked when every document has it) and
 /// "New Tag…", written through `TagStore` (`user.xdg.tags`, as KDE's Dolphin writes them).

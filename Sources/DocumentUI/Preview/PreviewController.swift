@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Shows items one at a time in the previewer window: the QLPreviewController of Linux.
 ///
@@ -63,7 +64,7 @@ public final class PreviewController {
     }
 
     /// The window's widget while presented (for tests and transitions).
-    public var windowWidget: Widget? { window?.window }
+    public var windowWidget: WindowWidget? { window.map { WindowWidget(gtkWindow: cast($0.window)) } }
 
     /// The last zoom transition, for tests: opening or closing, the frames it drew (the
     /// picture's rectangle in the window), and whether it finished.
@@ -82,9 +83,13 @@ public final class PreviewController {
     /// Shows the window, transient for `parent`, and gives it the focus. `activationToken`,
     /// from the program that asked (an X11 startup id or an xdg-activation token), lets the
     /// window take the focus where the window manager would otherwise refuse it.
-    public func present(transientFor parent: UnsafeMutablePointer<GtkWindow>? = nil,
-                        application: UnsafeMutablePointer<GtkApplication>? = nil,
+    public func present(transientFor parent: WindowWidget? = nil, application: AppInstance? = nil,
                         activationToken: String? = nil) {
+        present(transientFor: parent?.gtkWindow, application: application?.gtkApplication, activationToken: activationToken)
+    }
+
+    func present(transientFor parent: UnsafeMutablePointer<GtkWindow>?, application: UnsafeMutablePointer<GtkApplication>? = nil,
+                 activationToken: String? = nil) {
         if window == nil {
             window = makeWindow(application: application)
             applyHostActions()
@@ -96,7 +101,7 @@ public final class PreviewController {
         let source = isPresented ? nil : currentItem.flatMap { delegate?.previewController(self, sourceWidgetFor: $0) }
         gtk_window_present(cast(window.window))
         Display.keepFrameMemory(after: window.window)
-        if let source { window.zoom.open(from: source) }
+        if let source { window.zoom.open(from: source.gtkWidget) }
         if !isPresented {
             isPresented = true
             visibilityDidChange?(true)
@@ -119,7 +124,7 @@ public final class PreviewController {
         // Back into the item's place in its window (the browser's thumbnail), then hidden.
         let source = currentItem.flatMap { delegate?.previewController(self, sourceWidgetFor: $0) }
         if let source {
-            window.zoom.close(into: source) { [weak self] in
+            window.zoom.close(into: source.gtkWidget) { [weak self] in
                 guard let self, !self.isPresented else { return }
                 gtk_widget_set_visible(window.window, 0)
             }
@@ -400,7 +405,7 @@ public final class PreviewController {
     /// Ctrl+P: the print dialog for the item, above the previewer, when Dossier prints its type.
     private func print() {
         guard let interaction, let window, interaction.canPerform(.print) else { return }
-        interaction.presentPrintDialog(transientFor: cast(window.window))
+        interaction.presentPrintDialog(transientFor: WindowWidget(gtkWindow: cast(window.window)))
     }
 
     /// A link activated in an item: the delegate may take it; otherwise the default
@@ -418,8 +423,8 @@ public final class PreviewController {
 final class PreviewInteractionDelegate: DocumentInteractionDelegate {
     weak var previewer: PreviewController?
 
-    func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>? {
-        previewer?.windowWidget.map { window($0) }
+    func parentWindow(for controller: DocumentInteractionController) -> WindowWidget? {
+        previewer?.windowWidget
     }
 
     func documentInteractionController(_ controller: DocumentInteractionController, canPerform action: DocumentAction) -> Bool {

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// What the previewer shows while a remote item downloads into Dossier's cache: the bytes
 /// done of the whole, a progress bar and a Cancel button; and, when the download fails, the
@@ -9,9 +10,9 @@ import GObjectSupport
 @MainActor
 final class PreviewDownloadView {
     /// The status page with the progress (owned by the page's stack).
-    let view: Widget
-    private let bar: Widget
-    private let cancelButton: Widget
+    let view: WidgetPointer
+    private let bar: WidgetPointer
+    private let cancelButton: WidgetPointer
     private(set) var shown: DownloadProgress?
 
     init(title: String, cancel: @escaping @MainActor () -> Void) {
@@ -50,7 +51,7 @@ final class PreviewDownloadView {
     }
 
     /// A Retry button for the error page (its owner connects `clicked`).
-    static func makeRetryButton() -> Widget {
+    static func makeRetryButton() -> WidgetPointer {
         let button = gtk_button_new_with_label(tr("Retry"))!
         gtk_widget_add_css_class(button, "pill")
         gtk_widget_add_css_class(button, "suggested-action")

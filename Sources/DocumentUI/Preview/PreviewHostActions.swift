@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// An action that the program which asked for the preview performs on the item shown, in its
 /// own window: Nautilus 51 renames or trashes its selected file, or opens its selected folder,

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// One item in the previewer: finds its type and renderer, loads it off the main thread,
 /// shows a spinner only if loading takes more than 200 ms, and an error page (never a hang)
@@ -14,7 +15,7 @@ final class PreviewPage {
 
     let item: PreviewItem
     /// A stack of the loading, content and error views, owned by the page.
-    let view: Widget
+    let view: WidgetPointer
     private(set) var renderer: (any PreviewRenderer)?
     private(set) var state: State = .loading
     private(set) var type: DocumentType?
@@ -24,10 +25,10 @@ final class PreviewPage {
     /// Where links activated in the item go.
     var linkHandler: (@MainActor (URL, PreviewItem) -> Void)?
 
-    private let spinner: Widget
-    private let errorPage: Widget
+    private let spinner: WidgetPointer
+    private let errorPage: WidgetPointer
     /// The error page's Retry button (shown for downloads that may work another time).
-    let retryButton: Widget
+    let retryButton: WidgetPointer
     private var work: Task<Void, Never>?
     /// Each start (and retry) of the page: a late timer of an earlier one does nothing.
     private var attempt = 0
@@ -227,7 +228,7 @@ final class PreviewPage {
             guard let self, self.state == .loading || self.state == .ready else { return }
             self.fail(error.description)
         }
-        gtk_stack_add_named(OpaquePointer(view), renderer.view, "content")
+        gtk_stack_add_named(OpaquePointer(view), renderer.view.gtkWidget, "content")
         do {
             defer { PreviewPrefetch.discard(for: shown.url) }  // what another renderer would have used
             try await renderer.load(shown, type: type)

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Mounts the location of a remote item again before a retry. A server that went away takes
 /// its GVFS mount with it, slowly: SFTP's backend ends with its connection while gvfsd still
@@ -17,7 +18,7 @@ import GObjectSupport
 enum PreviewRemount {
     /// Makes the location enclosing `url` reachable again if it can; nil when it is (or was),
     /// else why not.
-    static func mountEnclosing(_ url: URL, parent: Widget?) async -> String? {
+    static func mountEnclosing(_ url: URL, parent: WidgetPointer?) async -> String? {
         let file = ObjectReference(adopting: UnsafeMutableRawPointer(g_file_new_for_uri(url.absoluteString)))
         let probe = await call { data in
             g_file_query_info_async(OpaquePointer(file.pointer), "standard::type", GFileQueryInfoFlags(rawValue: 0), G_PRIORITY_DEFAULT, nil, { source, result, data in

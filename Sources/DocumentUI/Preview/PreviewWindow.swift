@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The previewer's window: a libadwaita window with the item's title and "3 of 12" in the
 /// header, an Open With button (a split button: the default app, and the Open With menu of the
@@ -9,11 +10,11 @@ import GObjectSupport
 /// Properties and Print… (the controller's `doc.` actions), and the items in a cross-fading stack.
 @MainActor
 final class PreviewWindow {
-    let window: Widget
+    let window: WidgetPointer
     let title: OpaquePointer
-    let stack: Widget
+    let stack: WidgetPointer
     let openButton: OpaquePointer
-    let zoomLayer: Widget
+    let zoomLayer: WidgetPointer
     let zoom: ZoomTransition
     /// The host program's actions (`host.`), a section of the menu.
     let hostActions = PreviewHostActions()
@@ -25,7 +26,7 @@ final class PreviewWindow {
     /// (a renderer's first drawing): its default width less the window's own edges. A window
     /// drawn without a compositor keeps a resize border inside its size (5 px a side in
     /// Adwaita), and a first drawing made for the whole default width was drawn again at once.
-    static func contentWidth(of root: Widget) -> Int32 {
+    static func contentWidth(of root: WidgetPointer) -> Int32 {
         let allocated = gtk_widget_get_width(root)
         if allocated > 0 { return allocated }
         var width: Int32 = 0, height: Int32 = 0

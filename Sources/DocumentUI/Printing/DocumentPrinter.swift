@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Prints documents through GTK's printing: PDF pages at full resolution, images fitted to
 /// the page, text and source code highlighted with line numbers, Markdown and HTML laid out
@@ -24,12 +25,11 @@ public enum DocumentPrinter {
     ///   - parent: the window the dialog stays above; nil for none.
     @discardableResult
     public static func presentPrintDialog(for url: URL, type: DocumentType? = nil, title: String? = nil,
-                                          transientFor parent: UnsafeMutablePointer<GtkWindow>?) async throws(PrintError) -> Bool {
+                                          transientFor parent: WindowWidget?) async throws(PrintError) -> Bool {
         let item = PreviewItem(url: url, title: title)
-        // The window may go while the document is read: the dialog is then on its own.
-        let anchor = parent.map { WeakWidget(widget($0)) }
         let pages = try await layOut(item, type: type)
-        let window = anchor?.widget.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        // The window may have closed while the document was read: the dialog is then on its own.
+        let window = parent.flatMap { gtk_widget_get_mapped($0.gtkWidget) != 0 ? $0.gtkWindow : nil }
         return try await PrintOperation(pages, title: item.displayTitle).run(.dialog(parent: window))
     }
 

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// One printing of an item's pages through GtkPrintOperation: GTK's print dialog (printer,
 /// copies, page ranges, paper, and its preview), or no dialog, exported to a PDF file. In the

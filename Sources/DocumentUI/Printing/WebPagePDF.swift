@@ -4,6 +4,7 @@ import CWebKit
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// HTML laid out on paper by WebKit: an offscreen web view (JavaScript off, nothing loaded
 /// from the network, as the HTML renderer's) loads the page and prints it, with no dialog, to

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// A cairo image surface (ARGB32: premultiplied BGRA in memory on this machine), drawn on one
 /// thread and then handed to another, which only shows it.
@@ -95,7 +96,7 @@ nonisolated(unsafe) private let blobKey = UnsafeMutablePointer<cairo_user_data_k
 
 /// A picture of `surface` at its natural size (it never shrinks below it).
 @MainActor
-func makePicture(showing surface: CairoSurface) -> Widget {
+func makePicture(showing surface: CairoSurface) -> WidgetPointer {
     let paintable = surface.paintable()
     // Held until the picture has taken its own reference: Swift may release a value right
     // after its last use, which here is reading its pointer.

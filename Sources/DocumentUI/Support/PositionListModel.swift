@@ -1,4 +1,5 @@
 import CGtk
+import GtkSupport
 
 /// A GListModel of the positions `0..<count`: item `n` is a plain GObject that only knows `n`,
 /// made when GTK asks for it. GTK asks for the rows on screen, so a list of a million rows

@@ -1,5 +1,6 @@
 import CGtk
 import GObjectSupport
+import GtkSupport
 
 /// A GtkColumnView over `PositionListModel`: each column builds its cell widget once per
 /// recycled row (`setup`) and fills it for a position (`bind`), so only the rows on screen
@@ -8,9 +9,9 @@ import GObjectSupport
 @MainActor
 final class VirtualTable {
     /// The column view (inside `scrolled`).
-    let columnView: Widget
+    let columnView: WidgetPointer
     /// A scrolled window holding the column view: the widget to put in a page.
-    let scrolled: Widget
+    let scrolled: WidgetPointer
     let positions: PositionListModel
     private let selection: OpaquePointer
 
@@ -35,8 +36,8 @@ final class VirtualTable {
 
     /// Adds a column. `setup` makes the cell widget; `bind` fills it for a position.
     func addColumn(title: String, width: Int32? = nil, expand: Bool = false,
-                   setup: @escaping @MainActor () -> Widget,
-                   bind: @escaping @MainActor (Widget, Int) -> Void) {
+                   setup: @escaping @MainActor () -> WidgetPointer,
+                   bind: @escaping @MainActor (WidgetPointer, Int) -> Void) {
         let factory = gtk_signal_list_item_factory_new()!
         connectSignal(raw(factory), "setup") { listItem in
             guard let listItem else { return }
@@ -76,7 +77,7 @@ final class VirtualTable {
 
 /// A left-aligned, single-line, ellipsized label for a table cell.
 @MainActor
-func makeCellLabel(alignment: Float = 0, classes: [String] = []) -> Widget {
+func makeCellLabel(alignment: Float = 0, classes: [String] = []) -> WidgetPointer {
     let label = gtk_label_new(nil)!
     gtk_label_set_xalign(opaque(label), alignment)
     gtk_label_set_single_line_mode(opaque(label), 1)

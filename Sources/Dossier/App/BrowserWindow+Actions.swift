@@ -4,6 +4,7 @@ import DocumentCore
 import DocumentUI
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The window's `win.` actions: New Window and the sidebar toggle. (Close is GTK's own
 /// `window.close`; the shortcuts window adds `win.show-help-overlay`.)
@@ -32,7 +33,7 @@ extension BrowserWindow {
 /// The About window.
 @MainActor
 enum AboutDossier {
-    static func present(transientFor parent: Widget?) {
+    static func present(transientFor parent: WidgetPointer?) {
         dossier_about_present(parent, "Dossier", "io.github.dossier.Dossier", dossierVersion, tr("The Dossier developers"),
                               tr("Browse folders and preview documents, images, media and fonts"), GTK_LICENSE_GPL_3_0,
                               "https://github.com/dossier-app/dossier/issues")

@@ -4,18 +4,19 @@ import DocumentCore
 import DocumentUI
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The main window: a header bar (sidebar toggle, back, forward, the browser's path bar,
 /// its view controls and the primary menu), the sidebar beside the browser (folding away on
 /// narrow widths). Toasts appear over the browser's items (the browser's own overlay).
 @MainActor
 final class BrowserWindow {
-    let window: Widget
+    let window: WidgetPointer
     let browser: DocumentBrowser
     let sidebar: BrowserSidebar
     let flap: OpaquePointer
-    private let backButton: Widget
-    private let forwardButton: Widget
+    private let backButton: WidgetPointer
+    private let forwardButton: WidgetPointer
     private let state: WindowState
 
     /// Asks the application for another window at a location.
@@ -36,18 +37,18 @@ final class BrowserWindow {
         flap = OpaquePointer(adw_flap_new())
 
         let header = makeHeaderBar()
-        gtk_widget_set_hexpand(browser.widget, 1)
-        gtk_widget_set_vexpand(browser.widget, 1)
-        adw_flap_set_flap(flap, sidebar.widget)
+        gtk_widget_set_hexpand(browser.widget.gtkWidget, 1)
+        gtk_widget_set_vexpand(browser.widget.gtkWidget, 1)
+        adw_flap_set_flap(flap, sidebar.widget.gtkWidget)
         adw_flap_set_separator(flap, gtk_separator_new(GTK_ORIENTATION_VERTICAL))
-        adw_flap_set_content(flap, browser.widget)
+        adw_flap_set_content(flap, browser.widget.gtkWidget)
         adw_flap_set_swipe_to_open(flap, 1)
         adw_flap_set_swipe_to_close(flap, 1)
         let content = makeBox(GTK_ORIENTATION_VERTICAL, [header, widget(flap)])
         gtk_widget_set_vexpand(widget(flap), 1)
         adw_application_window_set_content(cast(window), content)
 
-        Shortcuts.attach(to: browser.widget)
+        Shortcuts.attach(to: browser.widget.gtkWidget)
         if let overlay = Shortcuts.makeWindow() {
             gtk_application_window_set_help_overlay(cast(window), overlay)
         }
@@ -70,7 +71,7 @@ final class BrowserWindow {
 
     // MARK: Building
 
-    private func makeHeaderBar() -> Widget {
+    private func makeHeaderBar() -> WidgetPointer {
         let header = adw_header_bar_new()!
         let toggle = gtk_toggle_button_new()!
         gtk_button_set_icon_name(cast(toggle), "sidebar-show-symbolic")
@@ -90,7 +91,7 @@ final class BrowserWindow {
         gtk_widget_add_css_class(navigation, "linked")
         adw_header_bar_pack_start(OpaquePointer(header), navigation)
 
-        adw_header_bar_set_title_widget(OpaquePointer(header), browser.pathBar)
+        adw_header_bar_set_title_widget(OpaquePointer(header), browser.pathBar.gtkWidget)
 
         let menu = g_menu_new()!
         defer { g_object_unref(raw(menu)) }
@@ -110,7 +111,7 @@ final class BrowserWindow {
         setAccessibleName(menuButton, tr("Main Menu"))
         gtk_widget_set_tooltip_text(menuButton, tr("Main Menu"))
         adw_header_bar_pack_end(OpaquePointer(header), menuButton)
-        adw_header_bar_pack_end(OpaquePointer(header), browser.headerControls)
+        adw_header_bar_pack_end(OpaquePointer(header), browser.headerControls.gtkWidget)
         return header
     }
 

@@ -4,6 +4,7 @@ import DocumentCore
 import DocumentUI
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Dossier as a desktop application (`io.github.dossier.Dossier`): one instance per session,
 /// found over D-Bus. The first launch becomes the instance; a later `dossier DIR` or
@@ -41,7 +42,7 @@ final class DossierApplication {
         connectSignal(app, "activate") { [weak self] in self?.activate() }
         connectSignal(app, "shutdown") { [weak self] in self?.state.flush() }
         connectCommandLine(app) { [weak self] commandLine in self?.handle(commandLine) ?? 1 }
-        connectOpen(app) { [weak self] urls in self?.open(OpenRequest(urls: urls)) }
+        connectOpen(app) { [weak self] files in self?.open(OpenRequest(urls: urls(of: files))) }
         Self.current = self
     }
 
@@ -186,11 +187,11 @@ final class DossierApplication {
             guard !visible, let self, let controller else { return }
             // After the controller has finished hiding it.
             DispatchQueue.main.async {
-                if let window = controller.windowWidget { gtk_window_destroy(cast(window)) }
+                if let window = controller.windowWidget { gtk_window_destroy(window.gtkWindow) }
                 self.previews.removeAll { $0.controller === controller }
             }
         }
-        controller.present(application: application)
+        controller.present(application: AppInstance(gtkApplication: application))
     }
 
     private func quit() {
@@ -232,48 +233,15 @@ final class DossierApplication {
     }
 }
 
-// MARK: GApplication's signals with their own C signatures
+// MARK: GApplication's `open`
 
-private final class CommandLineBox {
-    let handler: (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32
-    init(_ handler: @escaping (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32) { self.handler = handler }
-}
-
-private final class OpenBox {
-    let handler: ([URL]) -> Void
-    init(_ handler: @escaping ([URL]) -> Void) { self.handler = handler }
-}
-
-/// `command-line` (application, GApplicationCommandLine) → exit status.
-@MainActor
-private func connectCommandLine(_ application: UnsafeMutableRawPointer, _ handler: @escaping (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32) {
-    typealias CommandLine = @convention(c) (gpointer?, UnsafeMutablePointer<GApplicationCommandLine>?, gpointer?) -> gint
-    let trampoline: CommandLine = { _, commandLine, data in
-        guard let commandLine else { return 1 }
-        return Unmanaged<CommandLineBox>.fromOpaque(data!).takeUnretainedValue().handler(commandLine)
-    }
-    dossier_g_signal_connect_data(application, "command-line", unsafeBitCast(trampoline, to: GCallback.self),
-                                  Unmanaged.passRetained(CommandLineBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<CommandLineBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
-}
-
-/// `open` (application, GFile **files, n_files, hint): D-Bus `Open` from a launcher.
-@MainActor
-private func connectOpen(_ application: UnsafeMutableRawPointer, _ handler: @escaping ([URL]) -> Void) {
-    typealias Open = @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, gint, UnsafePointer<gchar>?, gpointer?) -> Void
-    let trampoline: Open = { _, files, count, _, data in
-        var urls: [URL] = []
-        for index in 0..<Int(max(count, 0)) {
-            guard let file = files?[index] else { continue }
-            if let path = takeString(g_file_get_path(file)) {
-                urls.append(URL(fileURLWithPath: path).standardizedFileURL)
-            } else if let uri = takeString(g_file_get_uri(file)), let url = URL(string: uri) {
-                urls.append(url)
-            }
+/// The URLs of the files GApplication's `open` hands over (D-Bus `Open` from a launcher):
+/// a local file's path, another location's URI.
+private func urls(of files: [OpaquePointer]) -> [URL] {
+    files.compactMap { file in
+        if let path = takeString(g_file_get_path(file)) {
+            return URL(fileURLWithPath: path).standardizedFileURL
         }
-        Unmanaged<OpenBox>.fromOpaque(data!).takeUnretainedValue().handler(urls)
+        return takeString(g_file_get_uri(file)).flatMap { URL(string: $0) }
     }
-    dossier_g_signal_connect_data(application, "open", unsafeBitCast(trampoline, to: GCallback.self),
-                                  Unmanaged.passRetained(OpenBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<OpenBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -4,6 +4,7 @@ import DocumentCore
 import DocumentUI
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// `dossier preview PATH|URI…`: the previewer on those items (the `qlmanage -p` of Linux);
 /// Left/Right move between them. Ends when the window is closed. Remote items (`sftp://…`)
@@ -68,7 +69,7 @@ final class PreviewApplication {
             controller.visibilityDidChange = { visible in
                 if !visible { g_application_quit(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)) }
             }
-            controller.present(application: app)
+            controller.present(application: AppInstance(gtkApplication: app))
         }
         // GTK and its styles, the light way (`Display.loadStyles`), and the main-queue bridge,
         // before the application starts.

@@ -4,6 +4,7 @@ import DocumentCore
 import DocumentUI
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Every keyboard shortcut of the browser window, in one list: it registers the accelerators
 /// and fills the shortcuts window (Ctrl+?), so the two cannot disagree.
@@ -84,7 +85,7 @@ enum Shortcuts {
     /// accelerators are activated on the window itself, which does not see the action group
     /// the browser puts on its own widget; shortcut controllers on that widget, managed by the
     /// window, do. The bare keys bubble: a text field that uses them gets them first.
-    static func attach(to browserWidget: Widget) {
+    static func attach(to browserWidget: WidgetPointer) {
         for bubbles in [false, true] {
             let controller = gtk_shortcut_controller_new()!
             gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_MANAGED)

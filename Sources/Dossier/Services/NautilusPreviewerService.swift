@@ -4,6 +4,7 @@ import DocumentCore
 import DocumentUI
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Dossier as GNOME's previewer: owns `org.gnome.NautilusPreviewer` on the session bus (its
 /// `PreviewerBus`, from the start of the process) and serves `org.gnome.NautilusPreviewer2` in
@@ -111,7 +112,7 @@ final class NautilusPreviewerService {
         items.items = [PreviewItem(url: url)]
         controller.reloadData()
         controller.currentIndex = 0
-        controller.present(application: application, activationToken: activationToken)
+        controller.present(application: AppInstance(gtkApplication: application), activationToken: activationToken)
         controller.setTransientFor(handle: parent)
         bus.setParentHandle(parent)
         emitPropertyChanged("ParentHandle", g_variant_new_string(parent))

@@ -4,6 +4,7 @@ import DocumentCore
 import DocumentUI
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// `dossier previewer-service`: runs the Nautilus previewer service (started by D-Bus
 /// activation of `org.gnome.NautilusPreviewer`; it stays up for a while after the window

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The browser speaks to its items through the one `DocumentInteractionController`: a
 /// right-click or long-press opens the controller's options menu for the selection, Enter
@@ -28,10 +29,12 @@ extension DocumentBrowser: DocumentInteractionDelegate {
 
     // MARK: Gestures
 
-    func attachMenuGestures(to view: Widget) {
+    func attachMenuGestures(to view: WidgetPointer) {
         let click = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(click, guint(GDK_BUTTON_SECONDARY))
-        connectPointSignal(raw(click), "pressed") { [weak self] x, y in self?.menuRequested(on: view, x: x, y: y) }
+        connectClickSignal(raw(click), "pressed") { [weak self] _, x, y in
+            MainActor.assumeIsolated { self?.menuRequested(on: view, x: x, y: y) }
+        }
         gtk_widget_add_controller(view, click)
         // A long press, by touch or by a mouse held still: a mouse's long press on the empty
         // background is left to the rubber band (a slow start of a band selection).
@@ -48,11 +51,11 @@ extension DocumentBrowser: DocumentInteractionDelegate {
         gtk_widget_add_controller(view, press)
     }
 
-    private func item(on view: Widget, x: Double, y: Double) -> BrowserItem? {
+    private func item(on view: WidgetPointer, x: Double, y: Double) -> BrowserItem? {
         view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
     }
 
-    private func menuRequested(on view: Widget, x: Double, y: Double) {
+    private func menuRequested(on view: WidgetPointer, x: Double, y: Double) {
         guard let item = item(on: view, x: x, y: y), let position = model.position(of: item.url) else {
             gtk_selection_model_unselect_all(selection)
             presentBackgroundMenu(on: view, x: x, y: y)
@@ -65,6 +68,10 @@ extension DocumentBrowser: DocumentInteractionDelegate {
 
     /// Opens the options menu for `urls` on `widget`, pointing at `point` (all of it if nil).
     public func presentOptionsMenu(for urls: [URL], at widget: Widget, point: (x: Double, y: Double)? = nil) {
+        presentOptionsMenu(for: urls, at: widget.gtkWidget, point: point)
+    }
+
+    func presentOptionsMenu(for urls: [URL], at widget: WidgetPointer, point: (x: Double, y: Double)? = nil) {
         guard !urls.isEmpty else { return }
         interactionController(for: urls).presentOptionsMenu(from: widget, at: point)
     }
@@ -118,12 +125,12 @@ extension DocumentBrowser: DocumentInteractionDelegate {
 
     // MARK: DocumentInteractionDelegate
 
-    public func parentWindow(for controller: DocumentInteractionController) -> UnsafeMutablePointer<GtkWindow>? {
-        parentWindow
+    public func parentWindow(for controller: DocumentInteractionController) -> WindowWidget? {
+        parentWindow.map { WindowWidget(gtkWindow: $0) }
     }
 
     public func sourceWidget(for controller: DocumentInteractionController) -> Widget? {
-        preview.sourceWidget?(controller.url)
+        preview.sourceWidget?(controller.url).map { Widget(gtkWidget: $0) }
     }
 
     public func documentInteractionController(_ controller: DocumentInteractionController, canPerform action: DocumentAction) -> Bool {
@@ -214,44 +221,28 @@ extension DocumentBrowser: DocumentInteractionDelegate {
     // MARK: Where items are on screen
 
     /// The grid or list, whichever is shown.
-    var currentView: Widget { viewMode == .grid ? grid.grid : list.columnView }
+    var currentView: WidgetPointer { viewMode == .grid ? grid.grid : list.columnView }
 
     /// The widget showing the item at `url` in the current view, if it is on screen.
-    func itemWidget(for url: URL) -> Widget? {
+    func itemWidget(for url: URL) -> WidgetPointer? {
         if viewMode == .grid { return grid.cell(showing: url)?.root }
         return list.nameCell(showing: url)?.root
     }
 
     /// The label showing the item's name in the current view, if it is on screen.
-    func nameLabel(for url: URL) -> Widget? {
+    func nameLabel(for url: URL) -> WidgetPointer? {
         viewMode == .grid ? grid.cell(showing: url)?.label : list.nameCell(showing: url)?.label
     }
 
     /// The overlay over the item's icon in the current view (for a spinner), if on screen.
-    func iconOverlay(for url: URL) -> Widget? {
+    func iconOverlay(for url: URL) -> WidgetPointer? {
         viewMode == .grid ? grid.cell(showing: url)?.iconOverlay : list.nameCell(showing: url)?.iconOverlay
     }
 
     /// `widget`'s bounds in `target`'s coordinates.
-    func bounds(of widget: Widget, in target: Widget) -> (x: Double, y: Double, width: Double, height: Double)? {
+    func bounds(of widget: WidgetPointer, in target: WidgetPointer) -> (x: Double, y: Double, width: Double, height: Double)? {
         var x = 0.0, y = 0.0, width = 0.0, height = 0.0
         guard dossier_widget_bounds(widget, target, &x, &y, &width, &height) != 0 else { return nil }
         return (x, y, width, height)
     }
-}
-
-/// Connects a gesture signal with (n_press, x, y), e.g. GtkGestureClick's `pressed`.
-@MainActor
-func connectPointSignal(_ gesture: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor (Double, Double) -> Void) {
-    final class Box {
-        let handler: @MainActor (Double, Double) -> Void
-        init(_ handler: @escaping @MainActor (Double, Double) -> Void) { self.handler = handler }
-    }
-    typealias Pressed = @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void
-    let trampoline: Pressed = { _, _, x, y, data in
-        MainActor.assumeIsolated { Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().handler(x, y) }
-    }
-    dossier_g_signal_connect_data(gesture, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                  Unmanaged.passRetained(Box(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<Box>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

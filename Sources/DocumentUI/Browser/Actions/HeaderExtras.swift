@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// What the browser adds to the header's controls for working on items: the app's own
 /// actions (`DocumentBrowserAction`s available in the header, shown while the selection
@@ -24,7 +25,9 @@ extension DocumentBrowser {
         gtk_box_set_spacing(cast(headerActions), 6)
         refreshTemplates()
 
-        connectSelectionChanged(raw(selection)) { [weak self] in self?.updateHeaderActions() }
+        connectRangeSignal(raw(selection), "selection-changed") { [weak self] _, _ in
+            MainActor.assumeIsolated { self?.updateHeaderActions() }
+        }
     }
 
     /// Called after each navigation: what needs a folder follows.
@@ -43,7 +46,7 @@ extension DocumentBrowser {
         let types = positions.map { model[$0].isDirectory ? DocumentType.folder : model[$0].type }
         let urls = positions.map { model[$0].url }
         for action in actions where action.availability.contains(.header) && action.applies(to: types) {
-            let button: Widget
+            let button: WidgetPointer
             if let icon = action.iconName {
                 button = gtk_button_new_from_icon_name(icon)
                 gtk_widget_set_tooltip_text(button, action.title)
@@ -69,7 +72,7 @@ extension DocumentBrowser {
 final class LaunchIndicator {
     /// How long a spinner stays after its app was started when no window of it takes the focus.
     static let patience: TimeInterval = 5
-    private var spinners: [String: Widget] = [:]
+    private var spinners: [String: WidgetPointer] = [:]
     private var watchedWindow: UnsafeMutableRawPointer?
 
     /// The items showing a spinner now (for tests).
@@ -116,21 +119,4 @@ final class LaunchIndicator {
             gtk_overlay_remove_overlay(cast(parent), spinner)
         }
     }
-}
-
-private final class SelectionBox {
-    let handler: @MainActor () -> Void
-    init(_ handler: @escaping @MainActor () -> Void) { self.handler = handler }
-}
-
-/// GtkSelectionModel's `selection-changed` (model, position, n_items).
-@MainActor
-private func connectSelectionChanged(_ model: UnsafeMutableRawPointer, _ handler: @escaping @MainActor () -> Void) {
-    typealias Changed = @convention(c) (gpointer?, guint, guint, gpointer?) -> Void
-    let changed: Changed = { _, _, _, data in
-        MainActor.assumeIsolated { Unmanaged<SelectionBox>.fromOpaque(data!).takeUnretainedValue().handler() }
-    }
-    dossier_g_signal_connect_data(model, "selection-changed", unsafeBitCast(changed, to: GCallback.self),
-                                  Unmanaged.passRetained(SelectionBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<SelectionBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Renaming in place, as Files 43 does it: a popover with the name in an entry, pointing at
 /// the item's cell. The name without its extension is selected; Enter renames, Escape or a
@@ -10,10 +11,10 @@ import GObjectSupport
 @MainActor
 final class InlineRename {
     let url: URL
-    let popover: Widget
-    let entry: Widget
-    private let button: Widget
-    private let message: Widget
+    let popover: WidgetPointer
+    let entry: WidgetPointer
+    private let button: WidgetPointer
+    private let message: WidgetPointer
     private let original: String
     private let isFolder: Bool
     private let isTaken: (String) -> Bool
@@ -60,7 +61,7 @@ final class InlineRename {
     }
 
     /// Shows the popover on `view`, pointing at `rectangle` (the name), the base name selected.
-    func present(on view: Widget, pointingAt rectangle: GdkRectangle) {
+    func present(on view: WidgetPointer, pointingAt rectangle: GdkRectangle) {
         gtk_widget_set_parent(popover, view)
         var target = rectangle
         gtk_popover_set_pointing_to(cast(popover), &target)

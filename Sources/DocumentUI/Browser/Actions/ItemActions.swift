@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The browser's actions on items — rename, duplicate, trash, copy, cut, paste, undo, new
 /// folder — and what they share: file operations run off the main thread with their progress
@@ -62,9 +63,13 @@ extension DocumentBrowser {
     // MARK: Toasts
 
     /// Shows a short message over the items; with `undo`, an Undo button that calls it.
-    /// Returns the toast (owned by the overlay).
+    public func showToast(_ title: String, undo: (() -> Void)? = nil) {
+        addToast(title, undo: undo)
+    }
+
+    /// Shows a toast as `showToast` does, and returns it (owned by the overlay).
     @discardableResult
-    public func showToast(_ title: String, undo: (() -> Void)? = nil) -> OpaquePointer {
+    func addToast(_ title: String, undo: (() -> Void)? = nil) -> OpaquePointer {
         let toast = adw_toast_new(title)!
         if let undo {
             adw_toast_set_button_label(toast, tr("Undo"))
@@ -86,7 +91,7 @@ extension DocumentBrowser {
             return
         }
         let id = entry.id
-        let toast = showToast(title) { [weak self] in self?.undo(id) }
+        let toast = addToast(title) { [weak self] in self?.undo(id) }
         undoStack.attach(toast, to: id)
         actionGroup.setEnabled("undo", true)
     }

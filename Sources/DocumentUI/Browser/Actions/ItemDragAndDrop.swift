@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Items by drag and drop: the selection drags out as a file list (`text/uri-list` to other
 /// apps, with each item's own URI: `sftp://…` for a server's items, as Files drags GVFS
@@ -14,7 +15,7 @@ extension DocumentBrowser {
         // An empty folder shows a status page instead of the items: what is dropped there goes
         // into the folder too.
         let emptyTarget = gtk_drop_target_new(gdk_file_list_get_type(), GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))!
-        connectDropValue(raw(emptyTarget)) { [weak self] value, _, _ in
+        connectDropSignal(raw(emptyTarget)) { [weak self] value, _, _ in
             guard let self, self.status.status == .emptyFolder else { return false }
             return self.drop(Self.urls(in: value), on: nil, x: 0, y: 0, move: Self.isMove(emptyTarget))
         }
@@ -23,13 +24,13 @@ extension DocumentBrowser {
         for view in [grid.grid, list.columnView] {
             let source = gtk_drag_source_new()!
             gtk_drag_source_set_actions(source, GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))
-            connectDragPrepare(raw(source)) { [weak self] x, y in
+            connectDragPrepareSignal(raw(source)) { [weak self] x, y in
                 self?.dragContent(from: view, source: source, x: x, y: y)
             }
             gtk_widget_add_controller(view, source)
 
             let target = gtk_drop_target_new(gdk_file_list_get_type(), GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_MOVE.rawValue))!
-            connectDropValue(raw(target)) { [weak self] value, x, y in
+            connectDropSignal(raw(target)) { [weak self] value, x, y in
                 guard let self else { return false }
                 return self.drop(Self.urls(in: value), on: view, x: x, y: y, move: Self.isMove(target))
             }
@@ -37,7 +38,7 @@ extension DocumentBrowser {
         }
     }
 
-    private func dragContent(from view: Widget, source: OpaquePointer, x: Double, y: Double) -> UnsafeMutablePointer<GdkContentProvider>? {
+    private func dragContent(from view: WidgetPointer, source: OpaquePointer, x: Double, y: Double) -> UnsafeMutablePointer<GdkContentProvider>? {
         guard location != .trash else { return nil }
         let item = view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
         guard let item, let position = model.position(of: item.url) else { return nil }
@@ -54,7 +55,7 @@ extension DocumentBrowser {
 
     /// Places dropped `urls` into the folder item at `x`, `y` of `view`, else into the folder
     /// shown (`view` nil: the empty folder's page). True when they are taken.
-    func drop(_ urls: [URL], on view: Widget?, x: Double, y: Double, move: Bool) -> Bool {
+    func drop(_ urls: [URL], on view: WidgetPointer?, x: Double, y: Double, move: Bool) -> Bool {
         guard !urls.isEmpty else { return false }
         let target = view == nil ? nil : view == grid.grid ? grid.item(at: x, y) : list.item(at: x, y)
         let destination: URL
@@ -99,43 +100,4 @@ extension DocumentBrowser {
         g_slist_free(head)
         return urls
     }
-}
-
-private final class DropValueBox {
-    let handler: @MainActor (UnsafePointer<GValue>?, Double, Double) -> Bool
-    init(_ handler: @escaping @MainActor (UnsafePointer<GValue>?, Double, Double) -> Bool) { self.handler = handler }
-}
-
-private final class DragPrepareBox {
-    let handler: @MainActor (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?
-    init(_ handler: @escaping @MainActor (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?) { self.handler = handler }
-}
-
-/// GtkDropTarget's `drop` (target, value, x, y) → handled.
-@MainActor
-private func connectDropValue(_ target: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UnsafePointer<GValue>?, Double, Double) -> Bool) {
-    typealias Drop = @convention(c) (gpointer?, UnsafePointer<GValue>?, gdouble, gdouble, gpointer?) -> gboolean
-    let drop: Drop = { _, value, x, y, data in
-        MainActor.assumeIsolated { Unmanaged<DropValueBox>.fromOpaque(data!).takeUnretainedValue().handler(value, x, y) ? 1 : 0 }
-    }
-    dossier_g_signal_connect_data(target, "drop", unsafeBitCast(drop, to: GCallback.self),
-                                  Unmanaged.passRetained(DropValueBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<DropValueBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
-}
-
-/// GtkDragSource's `prepare` (source, x, y) → a content provider (full transfer), or NULL.
-@MainActor
-private func connectDragPrepare(_ source: UnsafeMutableRawPointer,
-                                _ handler: @escaping @MainActor (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?) {
-    typealias Prepare = @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> UnsafeMutablePointer<GdkContentProvider>?
-    let prepare: Prepare = { _, x, y, data in
-        // The provider crosses `assumeIsolated` as a number (pointers are not Sendable).
-        let address = MainActor.assumeIsolated {
-            UInt(bitPattern: Unmanaged<DragPrepareBox>.fromOpaque(data!).takeUnretainedValue().handler(x, y))
-        }
-        return UnsafeMutablePointer(bitPattern: address)
-    }
-    dossier_g_signal_connect_data(source, "prepare", unsafeBitCast(prepare, to: GCallback.self),
-                                  Unmanaged.passRetained(DragPrepareBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<DragPrepareBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// New items: "New Folder", "New Document ▸" (the files in `~/Templates`, copied into the
 /// shown folder under a free name and then renamed inline) and "Import…" (a file chooser
@@ -73,7 +74,7 @@ extension DocumentBrowser {
     // MARK: The empty area's menu
 
     /// A right-click beside the items: New Folder, New Document ▸, Import…, Paste, Select All.
-    func presentBackgroundMenu(on view: Widget, x: Double, y: Double) {
+    func presentBackgroundMenu(on view: WidgetPointer, x: Double, y: Double) {
         guard currentFolder != nil else { return }
         refreshTemplates()
         let menu = g_menu_new()!

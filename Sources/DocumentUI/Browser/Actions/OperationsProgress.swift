@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The file operations running in a window, shown as Files shows them: a header-bar button
 /// (a pie of the overall progress) whose popover lists each operation with its progress bar
@@ -11,18 +12,18 @@ import GObjectSupport
 @MainActor
 final class OperationsProgress {
     /// The header-bar button (hidden while nothing runs).
-    let button: Widget
-    private let list: Widget
-    private let overall: Widget
+    let button: WidgetPointer
+    private let list: WidgetPointer
+    private let overall: WidgetPointer
     private var rows: [UUID: Row] = [:]
     private var timer: guint = 0
 
     private struct Row {
         let progress: Progress
-        let widget: Widget
-        let bar: Widget
-        let detail: Widget
-        let cancel: Widget
+        let widget: WidgetPointer
+        let bar: WidgetPointer
+        let detail: WidgetPointer
+        let cancel: WidgetPointer
         let started: Date
         /// When it ended; nil while it runs.
         var finished: Date?
@@ -91,11 +92,7 @@ final class OperationsProgress {
 
     private func startTimer() {
         guard timer == 0 else { return }
-        let box = Unmanaged.passRetained(TimerBox { [weak self] in self?.tick() ?? false })
-        timer = g_timeout_add_full(G_PRIORITY_DEFAULT, 150, { data in
-            guard !dispatchedOffMain else { return 1 }
-            return MainActor.assumeIsolated { Unmanaged<TimerBox>.fromOpaque(data!).takeUnretainedValue().tick() ? 1 : 0 }
-        }, box.toOpaque(), { data in Unmanaged<TimerBox>.fromOpaque(data!).release() })
+        timer = MainLoopTimer.start(milliseconds: 150) { [weak self] in self?.tick() ?? false }
     }
 
     private func tick() -> Bool {
@@ -138,10 +135,4 @@ final class OperationsProgress {
             gtk_widget_set_visible(button, 0)
         }
     }
-}
-
-/// A repeating main-loop timer's Swift side.
-private final class TimerBox {
-    let tick: @MainActor () -> Bool
-    init(_ tick: @escaping @MainActor () -> Bool) { self.tick = tick }
 }

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Deleting for good what cannot go to a trash: items on a server without one (sftp, smb,
 /// dav). Nothing is deleted before the person has said so, and the dialog says it cannot be

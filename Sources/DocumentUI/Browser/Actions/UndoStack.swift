@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// A window's undoable file operations, newest last: Ctrl+Z undoes the newest, a toast's
 /// Undo button undoes its own. Each entry is one user action (a rename, a paste of ten

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// "Connect to Server": an address entry (with the protocols it takes), the recent servers
 /// (Enter or a click connects, a button forgets one), Connect and Cancel; a failure shows in
@@ -13,19 +14,19 @@ final class ConnectToServerDialog {
     /// Called with the mounted location once connected (the dialog has closed).
     var connected: ((URL) -> Void)?
 
-    let window: Widget
-    private let entry: Widget
-    private let connectButton: Widget
-    private let errorLabel: Widget
-    private let spinner: Widget
-    private let recentsHeading: Widget
-    private let recentsList: Widget
-    private var recents: [(row: Widget, address: ServerAddress)] = []
+    let window: WidgetPointer
+    private let entry: WidgetPointer
+    private let connectButton: WidgetPointer
+    private let errorLabel: WidgetPointer
+    private let spinner: WidgetPointer
+    private let recentsHeading: WidgetPointer
+    private let recentsList: WidgetPointer
+    private var recents: [(row: WidgetPointer, address: ServerAddress)] = []
     private var task: Task<Void, Never>?
     /// Dialogs shown, kept until their window is destroyed.
     private static var shown: [ConnectToServerDialog] = []
 
-    init(parent: Widget) {
+    init(parent: WidgetPointer) {
         window = widget(OpaquePointer(adw_window_new()))
         gtk_window_set_title(cast(window), tr("Connect to Server"))
         gtk_window_set_modal(cast(window), 1)

@@ -49,7 +49,7 @@ extension DocumentBrowser {
 
     /// Opens the Connect to Server dialog; a server it mounts is shown here.
     public func presentConnectToServer() {
-        let dialog = ConnectToServerDialog(parent: widget)
+        let dialog = ConnectToServerDialog(parent: contentWidget)
         dialog.connected = { [weak self] url in self?.go(to: .folder(url)) }
         dialog.present()
     }

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Upload-back of a remote file's copy that an app edited (Open With, for an app that takes
 /// only paths): a toast offers it once the app has saved, the upload compares the server's

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The browser's answer to a server's questions (DocumentCore's `MountPrompt`): a password
 /// dialog (user name, domain, password, guest access, how long to remember it, as Files asks)
@@ -11,11 +12,11 @@ import GObjectSupport
 @MainActor
 final class MountDialogs: MountPrompt {
     /// Any widget of the window the dialogs belong to (not retained).
-    private let parent: WidgetHolder
-    private var open: (dialog: Widget, finish: (String) -> Void)?
+    private let parent: WeakObject
+    private var open: (dialog: WidgetPointer, finish: (String) -> Void)?
 
-    init(parent: Widget) {
-        self.parent = WidgetHolder(parent)
+    init(parent: WidgetPointer) {
+        self.parent = WeakObject(widget: parent)
     }
 
     func credentials(for request: PasswordRequest) async -> PasswordReply? {
@@ -55,7 +56,7 @@ final class MountDialogs: MountPrompt {
     }
 
     /// Shows a dialog and waits for its response's id.
-    private func present(heading: String, body: String, extra: Widget?, focus: Widget?, responses: [(String, String)],
+    private func present(heading: String, body: String, extra: WidgetPointer?, focus: WidgetPointer?, responses: [(String, String)],
                          suggested: String?, closeResponse: String,
                          whileShown answered: @escaping (String) -> Void = { _ in }) async -> String {
         withdraw()
@@ -87,39 +88,20 @@ final class MountDialogs: MountPrompt {
     }
 }
 
-/// A widget held weakly (a GObject weak pointer): nil once the widget is finalized.
-@MainActor
-final class WidgetHolder {
-    private let slot: UnsafeMutablePointer<gpointer?>
-
-    init(_ widget: Widget) {
-        slot = .allocate(capacity: 1)
-        slot.initialize(to: raw(widget))
-        dossier_g_object_add_weak_pointer(raw(widget), slot)
-    }
-
-    var widget: Widget? { slot.pointee?.assumingMemoryBound(to: GtkWidget.self) }
-
-    isolated deinit {
-        if let object = slot.pointee { dossier_g_object_remove_weak_pointer(object, slot) }
-        slot.deallocate()
-    }
-}
-
 /// The password dialog's fields: those the server asked for.
 @MainActor
 private final class PasswordFields {
-    let widget: Widget
+    let widget: WidgetPointer
     private let request: PasswordRequest
-    private var user: Widget?
-    private var domain: Widget?
-    private var password: Widget?
-    private var guest: Widget?
-    private var remember: [(PasswordRemembering, Widget)] = []
+    private var user: WidgetPointer?
+    private var domain: WidgetPointer?
+    private var password: WidgetPointer?
+    private var guest: WidgetPointer?
+    private var remember: [(PasswordRemembering, WidgetPointer)] = []
 
     init(request: PasswordRequest) {
         self.request = request
-        var children: [Widget] = []
+        var children: [WidgetPointer] = []
         if request.anonymousAllowed {
             let registered = gtk_check_button_new_with_label(tr("Registered user"))!
             let anonymous = gtk_check_button_new_with_label(tr("Connect as guest"))!
@@ -128,7 +110,7 @@ private final class PasswordFields {
             guest = anonymous
             children += [registered, anonymous]
         }
-        var entries: [Widget] = []
+        var entries: [WidgetPointer] = []
         if request.needsUser {
             let entry = Self.entry(tr("User name"), text: request.defaultUser)
             user = entry
@@ -164,7 +146,7 @@ private final class PasswordFields {
                 (.forSession, tr("Remember password until you log out")),
                 (.forever, tr("Remember forever")),
             ]
-            var first: Widget?
+            var first: WidgetPointer?
             for (value, title) in choices {
                 let button = gtk_check_button_new_with_label(title)!
                 if let first { gtk_check_button_set_group(cast(button), cast(first)) } else { first = button }
@@ -177,7 +159,7 @@ private final class PasswordFields {
     }
 
     /// The widget that gets the focus first: the first empty field.
-    var firstFocus: Widget? {
+    var firstFocus: WidgetPointer? {
         for field in [user, domain].compactMap({ $0 }) where (borrowString(gtk_editable_get_text(OpaquePointer(field))) ?? "").isEmpty {
             return field
         }
@@ -185,7 +167,7 @@ private final class PasswordFields {
     }
 
     var reply: PasswordReply {
-        func text(_ field: Widget?) -> String { field.flatMap { borrowString(gtk_editable_get_text(OpaquePointer($0))) } ?? "" }
+        func text(_ field: WidgetPointer?) -> String { field.flatMap { borrowString(gtk_editable_get_text(OpaquePointer($0))) } ?? "" }
         return PasswordReply(
             user: user == nil ? request.defaultUser : text(user),
             password: text(password),
@@ -194,7 +176,7 @@ private final class PasswordFields {
             remember: remember.first { gtk_check_button_get_active(cast($0.1)) != 0 }?.0 ?? .never)
     }
 
-    private static func entry(_ name: String, text: String) -> Widget {
+    private static func entry(_ name: String, text: String) -> WidgetPointer {
         let entry = gtk_entry_new()!
         gtk_entry_set_activates_default(cast(entry), 1)
         gtk_entry_set_placeholder_text(cast(entry), name)

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Mounts a remote location's server before the browser lists it (sftp://, smb://… that no
 /// mount holds yet: a sidebar recent, Ctrl+L, Back to a server since unmounted), asking
@@ -26,7 +27,7 @@ final class ServerConnector {
     }
 
     /// Mounts the server of `url`, then calls `ready`; a failure shows in `state`.
-    func connect(_ url: URL, parent: Widget, ready: @escaping @MainActor () -> Void) {
+    func connect(_ url: URL, parent: WidgetPointer, ready: @escaping @MainActor () -> Void) {
         cancel()
         let address: ServerAddress
         do {
@@ -58,7 +59,7 @@ final class ServerConnector {
 
     /// Mounts `address`'s server, asking through dialogs over `parent`'s window, and puts it
     /// first among the recent servers. The one way the browser mounts a server.
-    static func mount(_ address: ServerAddress, parent: Widget) async throws(ServerConnectionError) -> URL {
+    static func mount(_ address: ServerAddress, parent: WidgetPointer) async throws(ServerConnectionError) -> URL {
         let dialogs = MountDialogs(parent: parent)
         let connection = ServerConnection(address: address, prompt: dialogs)
         let url: URL

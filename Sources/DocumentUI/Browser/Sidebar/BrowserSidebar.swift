@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The browser's sidebar: Recent, Home and the XDG user folders; mounted volumes (with an
 /// eject or unmount button); Favorites from GTK's bookmarks file (drop a folder to add it,
@@ -15,7 +16,9 @@ import GObjectSupport
 @MainActor
 public final class BrowserSidebar {
     /// The sidebar, to put beside the browser's content.
-    public let widget: Widget
+    public var widget: Widget { Widget(gtkWidget: rootWidget) }
+    /// The GtkWidget `widget` wraps.
+    let rootWidget: WidgetPointer
     /// Called with the location of the row the user activated.
     public var locationSelected: ((BrowserLocation) -> Void)?
     /// Called by the rows' "Open in New Window" menu item; the item is hidden while nil.
@@ -30,14 +33,14 @@ public final class BrowserSidebar {
     /// window can leave it; the sidebar has no row for it any more.
     public var shownVolumeRemoved: ((BrowserLocation) -> Void)?
 
-    let listBox: Widget
-    private(set) var rows: [(row: Widget, item: SidebarItem)] = []
+    let listBox: WidgetPointer
+    private(set) var rows: [(row: WidgetPointer, item: SidebarItem)] = []
     private var highlighted: BrowserLocation?
     let sources = SidebarSources.shared
     let menuActions: SidebarMenuActions
     /// The row whose menu is open.
     var menuItem: SidebarItem?
-    var popover: Widget?
+    var popover: WidgetPointer?
 
     /// Makes the sidebar with its rows, kept current while it lives.
     public init() {
@@ -49,10 +52,10 @@ public final class BrowserSidebar {
         gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(cast(scrolled), listBox)
         gtk_widget_set_vexpand(scrolled, 1)
-        widget = makeBox(GTK_ORIENTATION_VERTICAL, [scrolled])
-        gtk_widget_set_size_request(widget, 200, -1)
-        gtk_widget_add_css_class(widget, "background")
-        menuActions = SidebarMenuActions(on: widget)
+        rootWidget = makeBox(GTK_ORIENTATION_VERTICAL, [scrolled])
+        gtk_widget_set_size_request(rootWidget, 200, -1)
+        gtk_widget_add_css_class(rootWidget, "background")
+        menuActions = SidebarMenuActions(on: rootWidget)
 
         connectSignal(raw(listBox), "row-activated") { [weak self] (row: UnsafeMutableRawPointer?) in
             guard let self, let row, let item = self.item(for: row) else { return }
@@ -134,7 +137,7 @@ public final class BrowserSidebar {
     /// Ejects or unmounts a volume row's mount.
     func remove(_ item: SidebarItem) {
         guard let mount = item.mount else { return }
-        SidebarVolumes.remove(mount, parent: widget) { [weak self] message in
+        SidebarVolumes.remove(mount, parent: rootWidget) { [weak self] message in
             if let message { self?.errorHandler?(message) }
         }
     }

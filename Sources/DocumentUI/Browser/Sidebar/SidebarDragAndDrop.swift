@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Favorites by drag and drop: a folder dropped on the sidebar (from Dossier, Files or any
 /// app offering `text/uri-list`) becomes a favorite where it lands; a favorite dragged within
@@ -11,17 +12,17 @@ extension BrowserSidebar {
     func installDropTarget() {
         let actions = GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_LINK.rawValue | GDK_ACTION_MOVE.rawValue)
         let target = gtk_drop_target_new(gdk_file_list_get_type(), actions)!
-        connectDrop(raw(target)) { [weak self] value, _, y in
+        connectDropSignal(raw(target)) { [weak self] value, _, y in
             guard let self else { return false }
             return self.drop(uris: Self.uris(in: value), atY: y)
         }
         gtk_widget_add_controller(listBox, target)
     }
 
-    func installDragSource(on row: Widget, item: SidebarItem) {
+    func installDragSource(on row: WidgetPointer, item: SidebarItem) {
         let source = gtk_drag_source_new()!
         gtk_drag_source_set_actions(source, GdkDragAction(GDK_ACTION_COPY.rawValue | GDK_ACTION_LINK.rawValue | GDK_ACTION_MOVE.rawValue))
-        connectPrepare(raw(source)) {
+        connectDragPrepareSignal(raw(source)) { _, _ in
             guard let favorite = item.favorite else { return nil }
             return Self.contentProvider(uri: favorite.uri)
         }
@@ -81,11 +82,11 @@ extension BrowserSidebar {
 
     /// The row under `y`, or the closest one when `y` is in the gap between two rows (the
     /// sidebar style spaces them, and a separator heads each section).
-    private func nearestRow(toY y: Double) -> (Widget, SidebarItem)? {
+    private func nearestRow(toY y: Double) -> (WidgetPointer, SidebarItem)? {
         rows.min { distance(of: $0.row, to: y) < distance(of: $1.row, to: y) }.map { ($0.row, $0.item) }
     }
 
-    private func distance(of row: Widget, to y: Double) -> Double {
+    private func distance(of row: WidgetPointer, to y: Double) -> Double {
         var top = 0.0, height = 0.0
         dossier_widget_vertical_extent(row, &top, &height)
         let bottom = top + height
@@ -126,36 +127,4 @@ extension BrowserSidebar {
         g_value_unset(&value)
         return provider
     }
-}
-
-private final class DropBox {
-    let handler: (UnsafePointer<GValue>?, Double, Double) -> Bool
-    init(_ handler: @escaping (UnsafePointer<GValue>?, Double, Double) -> Bool) { self.handler = handler }
-}
-
-private final class PrepareBox {
-    let handler: () -> UnsafeMutablePointer<GdkContentProvider>?
-    init(_ handler: @escaping () -> UnsafeMutablePointer<GdkContentProvider>?) { self.handler = handler }
-}
-
-/// GtkDropTarget's `drop` (target, value, x, y) → handled.
-@MainActor
-private func connectDrop(_ target: UnsafeMutableRawPointer, _ handler: @escaping (UnsafePointer<GValue>?, Double, Double) -> Bool) {
-    typealias Drop = @convention(c) (gpointer?, UnsafePointer<GValue>?, gdouble, gdouble, gpointer?) -> gboolean
-    let drop: Drop = { _, value, x, y, data in
-        Unmanaged<DropBox>.fromOpaque(data!).takeUnretainedValue().handler(value, x, y) ? 1 : 0
-    }
-    dossier_g_signal_connect_data(target, "drop", unsafeBitCast(drop, to: GCallback.self),
-                                  Unmanaged.passRetained(DropBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<DropBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
-}
-
-/// GtkDragSource's `prepare` (source, x, y) → a content provider (full transfer), or NULL.
-@MainActor
-private func connectPrepare(_ source: UnsafeMutableRawPointer, _ handler: @escaping () -> UnsafeMutablePointer<GdkContentProvider>?) {
-    typealias Prepare = @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> UnsafeMutablePointer<GdkContentProvider>?
-    let prepare: Prepare = { _, _, _, data in Unmanaged<PrepareBox>.fromOpaque(data!).takeUnretainedValue().handler() }
-    dossier_g_signal_connect_data(source, "prepare", unsafeBitCast(prepare, to: GCallback.self),
-                                  Unmanaged.passRetained(PrepareBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<PrepareBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

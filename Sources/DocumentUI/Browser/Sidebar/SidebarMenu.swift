@@ -3,13 +3,14 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The `sidebar.` actions of the rows' context menu.
 @MainActor
 final class SidebarMenuActions {
     let group: UnsafeMutablePointer<GSimpleActionGroup>
 
-    init(on widget: Widget) {
+    init(on widget: WidgetPointer) {
         group = g_simple_action_group_new()
         gtk_widget_insert_action_group(widget, "sidebar", cast(group))
     }
@@ -56,7 +57,7 @@ extension BrowserSidebar {
 
         let click = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(click, guint(GDK_BUTTON_SECONDARY))
-        connectPressed(raw(click)) { [weak self] x, y in self?.showMenu(atListX: x, y: y) }
+        connectClickSignal(raw(click), "pressed") { [weak self] _, x, y in self?.showMenu(atListX: x, y: y) }
         gtk_widget_add_controller(listBox, click)
         let press = gtk_gesture_long_press_new()!
         gtk_gesture_single_set_touch_only(press, 1)
@@ -83,7 +84,7 @@ extension BrowserSidebar {
             g_menu_append(section, removal == .eject ? tr("Eject") : tr("Unmount"), "sidebar.eject")
         }
         g_menu_append_section(menu, nil, cast(section))
-        let popover: Widget
+        let popover: WidgetPointer
         if let existing = self.popover {
             popover = existing
             gtk_popover_menu_set_menu_model(cast(popover), cast(menu))
@@ -91,11 +92,11 @@ extension BrowserSidebar {
             popover = gtk_popover_menu_new_from_model(cast(menu))
             gtk_popover_set_has_arrow(cast(popover), 0)
             gtk_widget_set_halign(popover, GTK_ALIGN_START)
-            gtk_widget_set_parent(popover, widget)
+            gtk_widget_set_parent(popover, rootWidget)
             self.popover = popover
         }
         var targetX = 0.0, targetY = 0.0
-        _ = dossier_widget_translate(listBox, widget, x, y, &targetX, &targetY)
+        _ = dossier_widget_translate(listBox, rootWidget, x, y, &targetX, &targetY)
         var rect = GdkRectangle(x: Int32(targetX), y: Int32(targetY), width: 1, height: 1)
         gtk_popover_set_pointing_to(cast(popover), &rect)
         dossier_popover_menu_popup(cast(popover))
@@ -136,38 +137,6 @@ extension BrowserSidebar {
             self.changeFavorites { try $0.rename(favorite.uri, to: label) }
         }
         nameResponseButtons(of: dialog)
-        dossier_alert_present(dialog, widget)
+        dossier_alert_present(dialog, rootWidget)
     }
-}
-
-/// The box a handler is kept in while its signal stays connected.
-private final class HandlerBox<Handler> {
-    let handler: Handler
-    init(_ handler: Handler) { self.handler = handler }
-}
-
-/// GtkGestureClick's `pressed` (gesture, presses, x, y).
-@MainActor
-private func connectPressed(_ gesture: UnsafeMutableRawPointer, _ handler: @escaping (Double, Double) -> Void) {
-    typealias Pressed = @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void
-    let pressed: Pressed = { _, _, x, y, data in
-        Unmanaged<HandlerBox<(Double, Double) -> Void>>.fromOpaque(data!).takeUnretainedValue().handler(x, y)
-    }
-    dossier_g_signal_connect_data(gesture, "pressed", unsafeBitCast(pressed, to: GCallback.self),
-                                  Unmanaged.passRetained(HandlerBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<HandlerBox<(Double, Double) -> Void>>.fromOpaque(data!).release() },
-                                  GConnectFlags(rawValue: 0))
-}
-
-/// AdwMessageDialog's `response` (dialog, response id).
-@MainActor
-private func connectResponse(_ dialog: UnsafeMutableRawPointer, _ handler: @escaping (String) -> Void) {
-    typealias Response = @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?) -> Void
-    let response: Response = { _, id, data in
-        Unmanaged<HandlerBox<(String) -> Void>>.fromOpaque(data!).takeUnretainedValue().handler(borrowString(id) ?? "")
-    }
-    dossier_g_signal_connect_data(dialog, "response", unsafeBitCast(response, to: GCallback.self),
-                                  Unmanaged.passRetained(HandlerBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<HandlerBox<(String) -> Void>>.fromOpaque(data!).release() },
-                                  GConnectFlags(rawValue: 0))
 }

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The widgets of one sidebar row: icon, name, and for a removable volume an eject button.
 @MainActor
@@ -10,9 +11,9 @@ enum SidebarRow {
     private static var styled = false
 
     /// A list box row for `item`; `eject` is called by the row's eject or unmount button.
-    static func make(_ item: SidebarItem, eject: @escaping () -> Void) -> Widget {
+    static func make(_ item: SidebarItem, eject: @escaping () -> Void) -> WidgetPointer {
         addStyle()
-        let icon: Widget
+        let icon: WidgetPointer
         switch item.icon {
         case .named(let name): icon = gtk_image_new_from_icon_name(name)
         case .gicon(let gicon): icon = gtk_image_new_from_gicon(OpaquePointer(gicon.pointer))

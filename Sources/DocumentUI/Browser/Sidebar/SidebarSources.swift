@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// What every sidebar of the process shows, gathered once and kept current: the places, the
 /// mounted volumes, the favorites (GTK's bookmarks file, watched), the tags in use (scanned in
@@ -111,7 +112,7 @@ final class SidebarSources {
         defer { unref(files) }
         if let monitor = g_file_monitor_directory(files, GFileMonitorFlags(rawValue: DOSSIER_G_FILE_MONITOR_WATCH_MOVES), nil, nil) {
             trashMonitor = ObjectReference(adopting: raw(monitor))
-            connectMonitorChanged(raw(monitor)) { [weak self] in self?.checkTrash() }
+            connectFileMonitorChanged(raw(monitor)) { [weak self] in self?.checkTrash() }
         }
         checkTrash()
     }
@@ -129,21 +130,4 @@ final class SidebarSources {
             self.notify()
         }
     }
-}
-
-/// The box a file monitor's handler is kept in while the monitor lives.
-private final class MonitorBox {
-    let handler: () -> Void
-    init(_ handler: @escaping () -> Void) { self.handler = handler }
-}
-
-/// Connects GFileMonitor's `changed` (monitor, file, other file, event, data): its four
-/// arguments need their own trampoline.
-@MainActor
-private func connectMonitorChanged(_ monitor: UnsafeMutableRawPointer, _ handler: @escaping () -> Void) {
-    typealias Changed = @convention(c) (gpointer?, gpointer?, gpointer?, GFileMonitorEvent, gpointer?) -> Void
-    let changed: Changed = { _, _, _, _, data in Unmanaged<MonitorBox>.fromOpaque(data!).takeUnretainedValue().handler() }
-    dossier_g_signal_connect_data(monitor, "changed", unsafeBitCast(changed, to: GCallback.self),
-                                  Unmanaged.passRetained(MonitorBox(handler)).toOpaque(),
-                                  { data, _ in Unmanaged<MonitorBox>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
 }

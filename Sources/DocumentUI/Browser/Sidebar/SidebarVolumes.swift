@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The mounted volumes GIO knows (USB sticks, discs, network shares, other partitions), kept
 /// current through GVolumeMonitor's mount-added, mount-removed and mount-changed signals.
@@ -81,7 +82,7 @@ final class SidebarVolumes {
 
     /// Ejects or unmounts `mount`, asking through a dialog over `parent`'s window when GIO
     /// needs the user (files still open); `completion` gets a message to show when it failed.
-    static func remove(_ mount: ObjectReference, parent: Widget, completion: @escaping (String?) -> Void) {
+    static func remove(_ mount: ObjectReference, parent: WidgetPointer, completion: @escaping (String?) -> Void) {
         guard removal(of: mount) != nil else { return }
         let dialogs = MountDialogs(parent: parent)
         Task { @MainActor in

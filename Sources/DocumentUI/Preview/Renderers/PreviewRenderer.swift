@@ -1,6 +1,7 @@
 import CGtk
 import DocumentCore
 import Foundation
+import GtkSupport
 
 /// Draws one kind of item in the previewer: the preview extension of Linux. A renderer is
 /// made for one item, shows it in `view`, and loads it in `load(_:type:)`, doing its heavy

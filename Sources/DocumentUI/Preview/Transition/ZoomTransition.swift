@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// A rectangle in a window's coordinates (logical pixels).
 struct ZoomRect: Equatable, Sendable {
@@ -32,17 +33,17 @@ final class ZoomTransition {
         var finished = false
     }
 
-    private let layer: Widget
-    private let content: Widget
-    private let window: Widget
-    private var picture: Widget?
+    private let layer: WidgetPointer
+    private let content: WidgetPointer
+    private let window: WidgetPointer
+    private var picture: WidgetPointer?
     private var tickID: guint = 0
     private var completion: (() -> Void)?
     private(set) var record: Record?
 
     /// `layer` is a GtkFixed laid over the window's content; `content` the part that zooms
     /// (the items' stack) inside `window`.
-    init(layer: Widget, content: Widget, window: Widget) {
+    init(layer: WidgetPointer, content: WidgetPointer, window: WidgetPointer) {
         self.layer = layer
         self.content = content
         self.window = window
@@ -52,7 +53,7 @@ final class ZoomTransition {
 
     /// Grows the previewer's content out of `source`. Call right after presenting the window:
     /// the first frame measures both, once the window is on screen.
-    func open(from source: Widget) {
+    func open(from source: WidgetPointer) {
         finish()
         guard dossier_animations_enabled(window) != 0, let image = snapshot(of: source) else { return }
         var sourceScreen: ZoomRect?
@@ -76,7 +77,7 @@ final class ZoomTransition {
 
     /// Shrinks the content back into `source` (or fades it when the source is gone), then calls
     /// `completion` (which hides the window). Without animations, calls it at once.
-    func close(into source: Widget?, completion: @escaping () -> Void) {
+    func close(into source: WidgetPointer?, completion: @escaping () -> Void) {
         finish()
         guard dossier_animations_enabled(window) != 0, gtk_widget_get_mapped(window) != 0,
               let image = snapshot(of: content) else {
@@ -134,15 +135,9 @@ final class ZoomTransition {
         gtk_fixed_put(cast(layer), picture, 0, 0)
         gtk_widget_set_opacity(picture, 0)
         self.picture = picture
-        let box = Unmanaged.passRetained(TransitionBox(self)).toOpaque()
-        typealias Tick = @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, gpointer?) -> gboolean
-        let tick: Tick = { _, clock, data in
-            guard let data, let clock else { return 0 }
-            let transition = Unmanaged<TransitionBox>.fromOpaque(data).takeUnretainedValue().transition
-            return MainActor.assumeIsolated { transition?.frame(at: gdk_frame_clock_get_frame_time(clock)) ?? false } ? 1 : 0
-        }
-        tickID = gtk_widget_add_tick_callback(window, tick, box) { data in
-            Unmanaged<TransitionBox>.fromOpaque(data!).release()
+        // Held weakly: the window outlives a zoom.
+        tickID = addTickCallback(to: window) { [weak self] time in
+            MainActor.assumeIsolated { self?.frame(at: time) ?? false }
         }
     }
 
@@ -191,7 +186,7 @@ final class ZoomTransition {
     // MARK: Measuring
 
     /// A still picture of what `widget` shows now.
-    private func snapshot(of widget: Widget) -> OpaquePointer? {
+    private func snapshot(of widget: WidgetPointer) -> OpaquePointer? {
         guard gtk_widget_get_mapped(widget) != 0 else { return nil }
         let live = gtk_widget_paintable_new(widget)!
         defer { g_object_unref(raw(live)) }
@@ -205,10 +200,4 @@ final class ZoomTransition {
         guard dossier_widget_screen_bounds(window, &rect.x, &rect.y, &rect.width, &rect.height) != 0 else { return nil }
         return (rect.x, rect.y)
     }
-}
-
-/// Holds the transition weakly for the frame clock's callback (the window outlives a zoom).
-private final class TransitionBox {
-    weak var transition: ZoomTransition?
-    init(_ transition: ZoomTransition) { self.transition = transition }
 }

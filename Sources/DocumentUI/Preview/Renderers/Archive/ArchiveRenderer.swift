@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Archives as a listing: each entry's name (indented under its folder), size and date, read
 /// by libarchive in a decoder worker (`ArchiveListing`, DocumentCore). Entries whose path is
@@ -17,12 +18,15 @@ import GObjectSupport
 public final class ArchiveRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.archive]
 
-    public let view: Widget
-    private let listingPage: Widget
-    private let entryPage: Widget
-    private let entryTitle: Widget
-    private let entryContent: Widget
-    private let note: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
+    private let listingPage: WidgetPointer
+    private let entryPage: WidgetPointer
+    private let entryTitle: WidgetPointer
+    private let entryContent: WidgetPointer
+    private let note: WidgetPointer
     private var listing: ArchiveListing?
     private var virtualTable: VirtualTable?
     private var archivePath = ""
@@ -65,9 +69,9 @@ public final class ArchiveRenderer: PreviewRenderer {
 
         // Pages are shown and hidden rather than stacked, so the accessibility tree holds only
         // the one on screen.
-        view = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
-        gtk_box_append(cast(view), listingPage)
-        gtk_box_append(cast(view), entryPage)
+        rootView = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_box_append(cast(rootView), listingPage)
+        gtk_box_append(cast(rootView), entryPage)
 
         connectSignal(raw(back), "clicked") { [weak self] in MainActor.assumeIsolated { self?.showListing() } }
         let keys = gtk_event_controller_key_new()!
@@ -78,7 +82,7 @@ public final class ArchiveRenderer: PreviewRenderer {
                 return true
             }
         }
-        gtk_widget_add_controller(view, keys)
+        gtk_widget_add_controller(rootView, keys)
     }
 
     isolated deinit {
@@ -101,7 +105,7 @@ public final class ArchiveRenderer: PreviewRenderer {
         let listing = try read.get()
         self.listing = listing
         show(listing)
-        setAccessibleName(view, tr("Contents of %s", title))
+        setAccessibleName(rootView, tr("Contents of %s", title))
     }
 
     /// The listing of the archive at `path`, by a decoder worker. Blocking: off the main thread.
@@ -136,7 +140,7 @@ public final class ArchiveRenderer: PreviewRenderer {
 
     private func show(_ listing: ArchiveListing) {
         let entries = listing.entries
-        let root = gtk_widget_get_root(view).map { gtk_widget_get_height(widget($0)) } ?? 0
+        let root = gtk_widget_get_root(rootView).map { gtk_widget_get_height(widget($0)) } ?? 0
         let firstRows = Self.firstRows(height: root > 0 ? root : PreviewWindow.defaultSize.height)
         let table = VirtualTable(count: min(entries.count, firstRows))
         virtualTable = table
@@ -194,7 +198,7 @@ public final class ArchiveRenderer: PreviewRenderer {
     /// Entries in the listing's model so far (for tests).
     var listedCount: Int { virtualTable?.positions.count ?? 0 }
 
-    private static func setIcon(_ icon: Widget, for entry: ArchiveEntry) {
+    private static func setIcon(_ icon: WidgetPointer, for entry: ArchiveEntry) {
         let image = OpaquePointer(icon)
         if entry.isUnsafe {
             gtk_image_set_from_icon_name(image, "dialog-warning-symbolic")
@@ -263,7 +267,7 @@ public final class ArchiveRenderer: PreviewRenderer {
         gtk_widget_set_visible(entryPage, 1)
     }
 
-    private func setEntryContent(_ content: Widget) {
+    private func setEntryContent(_ content: WidgetPointer) {
         while let child = gtk_widget_get_first_child(entryContent) { gtk_box_remove(cast(entryContent), child) }
         gtk_widget_set_vexpand(content, 1)
         gtk_box_append(cast(entryContent), content)
@@ -294,7 +298,7 @@ public final class ArchiveRenderer: PreviewRenderer {
     public func copy() -> Bool {
         if let renderer = nested?.renderer, gtk_widget_get_visible(entryPage) != 0 { return renderer.copy() }
         guard let position = virtualTable?.selectedPosition, let entry = listing?.entries[position] else { return false }
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), entry.path)
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(rootView), entry.path)
         return true
     }
 

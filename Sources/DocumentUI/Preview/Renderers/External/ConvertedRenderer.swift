@@ -1,6 +1,7 @@
 import CGtk
 import DocumentCore
 import Foundation
+import GtkSupport
 
 /// The shared part of renderers that turn an item into another file first (an external
 /// previewer's PNG, PDF, HTML or text; LibreOffice's PDF), then show that file with the
@@ -8,13 +9,15 @@ import Foundation
 @MainActor
 public class ConvertedRenderer {
     /// The widget that holds the converted file's renderer.
-    public let view: Widget
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
     private var inner: (any PreviewRenderer)?
     private var failureHandler: (@MainActor (PreviewError) -> Void)?
 
     /// Makes the renderer with an empty `view`.
     public init() {
-        view = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        rootView = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
     }
 
     /// Shows `file` as `type`, titled like the original item.
@@ -27,8 +30,8 @@ public class ConvertedRenderer {
         }
         inner = renderer
         if let failureHandler { renderer.setFailureHandler(failureHandler) }
-        gtk_widget_set_vexpand(renderer.view, 1)
-        gtk_box_append(cast(view), renderer.view)
+        gtk_widget_set_vexpand(renderer.view.gtkWidget, 1)
+        gtk_box_append(cast(rootView), renderer.view.gtkWidget)
         try await renderer.load(PreviewItem(url: file, title: item.displayTitle), type: type)
     }
 
@@ -73,7 +76,7 @@ public final class ExternalPreviewRenderer: ConvertedRenderer, PreviewRenderer {
         case .html: .html
         case .text: .text
         }
-        setAccessibleName(view, tr("%s preview of %s", previewer.name, item.displayTitle))
+        setAccessibleName(rootView, tr("%s preview of %s", previewer.name, item.displayTitle))
         try await show(output, as: kind, for: item)
     }
 }

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Folders as a summary page: the folder's icon and name, how many items it holds directly and
 /// in all, and their total size, counted off the main thread by a bounded walk that says
@@ -14,7 +15,10 @@ import GObjectSupport
 public final class FolderRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.folder]
 
-    public let view: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
     private var shown: (item: PreviewItem, type: DocumentType)?
     private var isCounting = false
     /// True from a count until the page is next hidden: the showing it was made for.
@@ -22,9 +26,9 @@ public final class FolderRenderer: PreviewRenderer {
 
     /// Makes a renderer that shows a folder's contents.
     public init() {
-        view = dossier_status_page_new()
-        connectSignal(raw(view), "map") { [weak self] in MainActor.assumeIsolated { self?.countAfterFirstFrame() } }
-        connectSignal(raw(view), "unmap") { [weak self] in MainActor.assumeIsolated { self?.isCountFresh = false } }
+        rootView = dossier_status_page_new()
+        connectSignal(raw(rootView), "map") { [weak self] in MainActor.assumeIsolated { self?.countAfterFirstFrame() } }
+        connectSignal(raw(rootView), "unmap") { [weak self] in MainActor.assumeIsolated { self?.isCountFresh = false } }
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
@@ -40,9 +44,9 @@ public final class FolderRenderer: PreviewRenderer {
     /// the difference between one frame and three (the bench's warm folder cell).
     private func countAfterFirstFrame() {
         // The first tick comes before the first frame's layout; the second, after it was drawn.
-        onNextFrame(of: view) { [weak self] in
+        onNextFrame(of: rootView) { [weak self] in
             guard let self else { return }
-            onNextFrame(of: self.view) { [weak self] in self?.countAgain() }
+            onNextFrame(of: self.rootView) { [weak self] in self?.countAgain() }
         }
     }
 
@@ -61,10 +65,10 @@ public final class FolderRenderer: PreviewRenderer {
     }
 
     /// The description the page shows (for tests).
-    var summaryText: String { borrowString(adw_status_page_get_description(OpaquePointer(view))) ?? "" }
+    var summaryText: String { borrowString(adw_status_page_get_description(OpaquePointer(rootView))) ?? "" }
 
     private func show(_ summary: FolderSummary, info: ItemInfo?, of item: PreviewItem, type: DocumentType) {
-        let page = OpaquePointer(view)
+        let page = OpaquePointer(rootView)
         let theme = gtk_icon_theme_get_for_display(gdk_display_get_default())
         adw_status_page_set_icon_name(page, type.iconNames.first { gtk_icon_theme_has_icon(theme, $0) != 0 } ?? "folder")
         adw_status_page_set_title(page, item.displayTitle)
@@ -78,7 +82,7 @@ public final class FolderRenderer: PreviewRenderer {
         }
         let description = lines.joined(separator: "\n")
         if description != summaryText { adw_status_page_set_description(page, description) }
-        setAccessibleName(view, tr("Summary of folder %s", item.displayTitle))
+        setAccessibleName(rootView, tr("Summary of folder %s", item.displayTitle))
     }
 
     nonisolated static func describe(_ summary: FolderSummary) -> [String] {

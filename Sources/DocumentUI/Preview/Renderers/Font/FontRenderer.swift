@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Fonts as a specimen: the family name, the alphabet, digits and punctuation, and a sample at
 /// several sizes, all in the file's own font. The font is never loaded in this process: a decoder
@@ -15,12 +16,15 @@ public final class FontRenderer: PreviewRenderer {
     /// The column's margins at its sides, in logical pixels.
     static let sideMargin: Int32 = 32
 
-    public let view: Widget
-    private let column: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
+    private let column: WidgetPointer
     private var path = ""
     /// A picture per line of the specimen, in its order, with the text it shows.
-    private(set) var lines: [(text: String, picture: Widget)] = []
-    private var pictures: [Widget] { lines.map(\.picture) }
+    private(set) var lines: [(text: String, picture: WidgetPointer)] = []
+    private var pictures: [WidgetPointer] { lines.map(\.picture) }
     /// How the lines shown were drawn, and whether a drawing is under way.
     private var drawn: FontSpecimen.Appearance?
     private var redrawing = false
@@ -33,8 +37,8 @@ public final class FontRenderer: PreviewRenderer {
         gtk_widget_set_margin_bottom(column, 24)
         gtk_widget_set_margin_start(column, Self.sideMargin)
         gtk_widget_set_margin_end(column, Self.sideMargin)
-        view = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(cast(view), column)
+        rootView = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(cast(rootView), column)
     }
 
     isolated deinit {
@@ -52,20 +56,20 @@ public final class FontRenderer: PreviewRenderer {
         }
         drawn = appearance
         build(specimen, type: type)
-        setAccessibleName(view, tr("Font specimen of %s", item.displayTitle))
+        setAccessibleName(rootView, tr("Font specimen of %s", item.displayTitle))
 
         // Drawn again for a new width, scale or style.
-        let adjustment = gtk_scrolled_window_get_hadjustment(cast(view))
+        let adjustment = gtk_scrolled_window_get_hadjustment(cast(rootView))
         connectSignal(UnsafeMutableRawPointer(adjustment!), "notify::page-size") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.redrawIfChanged()
         }
-        connectSignal(raw(view), "notify::scale-factor") { [weak self] (_: UnsafeMutableRawPointer?) in self?.redrawIfChanged() }
+        connectSignal(raw(rootView), "notify::scale-factor") { [weak self] (_: UnsafeMutableRawPointer?) in self?.redrawIfChanged() }
         if let manager = adw_style_manager_get_default() {
             styleWatches = ["notify::dark", "notify::high-contrast"].map { signal in
                 connectSignal(raw(manager), signal) { [weak self] (_: UnsafeMutableRawPointer?) in
                     // The style's colours reach the widgets at their next frame.
                     guard let self else { return }
-                    onNextFrame(of: self.view) { [weak self] in self?.redrawIfChanged() }
+                    onNextFrame(of: self.rootView) { [weak self] in self?.redrawIfChanged() }
                 }
             }
         }
@@ -145,10 +149,10 @@ public final class FontRenderer: PreviewRenderer {
     /// How the lines are drawn for this view now, `width` logical pixels wide.
     private func appearance(width: Int) -> FontSpecimen.Appearance {
         var color = GdkRGBA()
-        dossier_widget_color(view, &color)
-        let context = gtk_widget_get_pango_context(view)
+        dossier_widget_color(rootView, &color)
+        let context = gtk_widget_get_pango_context(rootView)
         let dpi = pango_cairo_context_get_resolution(context)
-        let scale = Int(min(max(gtk_widget_get_scale_factor(view), 1), 4))
+        let scale = Int(min(max(gtk_widget_get_scale_factor(rootView), 1), 4))
         var appearance = FontSpecimen.Appearance(
             width: min(width, FontSpecimen.Appearance.widest / scale), scale: scale, dpi: dpi > 0 ? dpi : 96,
             color: (Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha)))
@@ -163,13 +167,13 @@ public final class FontRenderer: PreviewRenderer {
 
     /// The column's width once the view is laid out, else the one it is about to get.
     private var shownWidth: Int {
-        let shown = gtk_adjustment_get_page_size(gtk_scrolled_window_get_hadjustment(cast(view)))
+        let shown = gtk_adjustment_get_page_size(gtk_scrolled_window_get_hadjustment(cast(rootView)))
         return shown > 0 ? max(Int(shown) - 2 * Int(Self.sideMargin), 1) : fittingWidth
     }
 
     /// The column's width in the window the view is in (`PreviewWindow.contentWidth`).
     private var fittingWidth: Int {
-        let width = gtk_widget_get_root(view).map { PreviewWindow.contentWidth(of: widget($0)) } ?? PreviewWindow.defaultSize.width
+        let width = gtk_widget_get_root(rootView).map { PreviewWindow.contentWidth(of: widget($0)) } ?? PreviewWindow.defaultSize.width
         return max(Int(width) - 2 * Int(Self.sideMargin), 1)
     }
 }

@@ -4,6 +4,7 @@ import CWebKit
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// HTML pages through WebKitGTK, with JavaScript off and nothing loaded from the network
 /// (a content filter blocks every URL that is not local), in a memory-only session; images
@@ -20,19 +21,21 @@ public final class HTMLRenderer: PreviewRenderer {
     nonisolated static let limit = 8 << 20
 
     /// Holds the web view once WebKitGTK is loaded.
-    public let view: Widget
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
     private var linkHandler: (@MainActor (URL) -> Void)?
     /// "Remote content was blocked", over the page.
-    private let banner: Widget
-    private var web: Widget?
+    private let banner: WidgetPointer
+    private var web: WidgetPointer?
 
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     /// Makes a renderer that shows an HTML page (WebKitGTK, without network access).
     public init() {
         banner = dossier_banner_new(tr("Remote content was blocked"), tr("Load Remote Content"))
-        view = makeBox(GTK_ORIENTATION_VERTICAL, [banner])
-        gtk_widget_set_vexpand(view, 1)
+        rootView = makeBox(GTK_ORIENTATION_VERTICAL, [banner])
+        gtk_widget_set_vexpand(rootView, 1)
         var signal: UnsafePointer<CChar>?
         let button = dossier_banner_clicked_signal(banner, &signal)!
         connectSignal(button, String(cString: signal!)) { [weak self] in
@@ -64,7 +67,7 @@ public final class HTMLRenderer: PreviewRenderer {
         let page = try prepared.get()
         let web = Self.makeWebView()
         self.web = web
-        gtk_box_append(cast(view), web)
+        gtk_box_append(cast(rootView), web)
         let store = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/webkit-filters")
         try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
         // Ready once WebKit has loaded (and so drawn) the page, not when it was handed over.
@@ -114,7 +117,7 @@ public final class HTMLRenderer: PreviewRenderer {
     }
 
     /// A web view (WebKitGTK is loaded).
-    private static func makeWebView() -> Widget {
+    private static func makeWebView() -> WidgetPointer {
         let web = dossier_webview_new()!
         gtk_widget_set_vexpand(web, 1)
         gtk_widget_set_hexpand(web, 1)

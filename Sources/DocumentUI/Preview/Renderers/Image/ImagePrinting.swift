@@ -1,6 +1,7 @@
 import CGtk
 import DocumentCore
 import Foundation
+import GtkSupport
 
 extension ImageRenderer: PrintableRenderer {
     /// The long side an image is decoded at for printing: a full page at 300 dpi.

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Images: a large one shown to fit, a small one at its own size, centred (an icon is not
 /// blown up to fill the window); at 1:1, or zoomed and scrolled, with pixels kept sharp above
@@ -17,8 +18,11 @@ public final class ImageRenderer: PreviewRenderer {
     /// decoded to fit the window (JPEG's DCT scaling makes that several times faster).
     nonisolated static let displayEdge: Int32 = ImageDecoding.largestEdge
 
-    public let view: Widget
-    let picture: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
+    let picture: WidgetPointer
     private(set) var texture: OpaquePointer?
     /// What the picture draws: `texture`, sharp when enlarged.
     private var paintable: ObjectReference?
@@ -39,8 +43,8 @@ public final class ImageRenderer: PreviewRenderer {
         gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_SCALE_DOWN)
         gtk_widget_set_hexpand(picture, 1)
         gtk_widget_set_vexpand(picture, 1)
-        view = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(cast(view), picture)
+        rootView = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(cast(rootView), picture)
     }
 
     isolated deinit {
@@ -75,7 +79,7 @@ public final class ImageRenderer: PreviewRenderer {
 
     /// The long side to decode at so the image fills the window at its scale (at least 512).
     private var fittingEdge: Int32 {
-        guard let root = gtk_widget_get_root(view).map({ widget($0) }) else { return 1000 }
+        guard let root = gtk_widget_get_root(rootView).map({ widget($0) }) else { return 1000 }
         var width = gtk_widget_get_width(root), height = gtk_widget_get_height(root)
         if width <= 0 || height <= 0 {
             // Not laid out yet (the first showing): the size it is about to get.
@@ -156,7 +160,7 @@ public final class ImageRenderer: PreviewRenderer {
         // What fitting shows: an SVG's own size (see applyScale), the texture's for the rest.
         let ownSize = isVector && fullSize.width > 0 && fullSize.height > 0
         let width = ownSize ? Double(fullSize.width) : textureWidth, height = ownSize ? Double(fullSize.height) : textureHeight
-        let viewWidth = Double(max(gtk_widget_get_width(view), 1)), viewHeight = Double(max(gtk_widget_get_height(view), 1))
+        let viewWidth = Double(max(gtk_widget_get_width(rootView), 1)), viewHeight = Double(max(gtk_widget_get_height(rootView), 1))
         return min(viewWidth / width, viewHeight / height, 1) * width / max(textureWidth, 1)
     }
 
@@ -197,7 +201,7 @@ public final class ImageRenderer: PreviewRenderer {
 
     public func copy() -> Bool {
         guard let texture else { return false }
-        gdk_clipboard_set_texture(gtk_widget_get_clipboard(view), texture)
+        gdk_clipboard_set_texture(gtk_widget_get_clipboard(rootView), texture)
         return true
     }
 }

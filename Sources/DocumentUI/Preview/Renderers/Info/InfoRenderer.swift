@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Anything no other renderer shows: a page with the type's large icon, the name, the type,
 /// the size and the dates. The window's Open With button is right above it.
@@ -9,17 +10,20 @@ import GObjectSupport
 public final class InfoRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.data, .symbolicLink, .fifo, .socket, .characterDevice,
                                                          .blockDevice]
-    public let view: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
 
     /// Makes a renderer that shows an item's icon, name, kind, size and date.
     public init() {
-        view = dossier_status_page_new()
+        rootView = dossier_status_page_new()
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
         let info = await Task.detached { try? ItemInfo.inspect(path) }.value
-        let page = OpaquePointer(view)
+        let page = OpaquePointer(rootView)
         let names = type.iconNames
         var icon = gtk_icon_theme_get_for_display(gdk_display_get_default())
         let available = names.first { gtk_icon_theme_has_icon(icon, $0) != 0 } ?? "text-x-generic"
@@ -39,6 +43,6 @@ public final class InfoRenderer: PreviewRenderer {
             }
         }
         adw_status_page_set_description(page, lines.joined(separator: "\n"))
-        setAccessibleName(view, tr("Information about %s", item.displayTitle))
+        setAccessibleName(rootView, tr("Information about %s", item.displayTitle))
     }
 }

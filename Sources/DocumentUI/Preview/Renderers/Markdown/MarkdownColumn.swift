@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The column of a Markdown document's blocks, built a screenful first and the rest in idle
 /// steps, and virtualized: only the groups of blocks near the visible part are in the column;
@@ -25,7 +26,7 @@ import GObjectSupport
 final class MarkdownColumn {
     /// A vertical box of groups of `groupSize` blocks (vertical boxes, spaced as the column),
     /// or their placeholders.
-    let view: Widget
+    let view: WidgetPointer
     /// Blocks in the document, and how many of them are built so far.
     let blockCount: Int
     private(set) var builtCount = 0
@@ -67,8 +68,8 @@ final class MarkdownColumn {
     /// A group of blocks and the placeholder that stands in for it out of the column.
     @MainActor
     private final class Group {
-        let content: Widget
-        let placeholder: Widget
+        let content: WidgetPointer
+        let placeholder: WidgetPointer
         var isInColumn = false
         var blockCount = 0
         /// The sum of its blocks' estimated heights and spacing.
@@ -140,10 +141,10 @@ final class MarkdownColumn {
     }
 
     /// The groups of blocks, in order, in the column or not.
-    var groups: [Widget] { parts.map(\.content) }
+    var groups: [WidgetPointer] { parts.map(\.content) }
 
     /// True when `group` (one of `groups`) is in the column rather than its placeholder.
-    func isInColumn(_ group: Widget) -> Bool {
+    func isInColumn(_ group: WidgetPointer) -> Bool {
         parts.first { $0.content == group }?.isInColumn ?? false
     }
 

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Markdown, formatted: headings, paragraphs, lists, emphasis, code, links, images next to the
 /// file, quotes, rules and tables, in a readable column. A Source button in the renderer's own
@@ -13,19 +14,22 @@ import GObjectSupport
 public final class MarkdownRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.markdown]
 
-    public let view: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
     /// Called with a link's address when the user clicks it. When nil, the link opens in the
     /// user's default application for it; the previewer can route links to its delegate here.
     public var linkHandler: ((URL) -> Void)?
 
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
-    private let rendered: Widget
+    private let rendered: WidgetPointer
     private let clamp: OpaquePointer
-    private let sourceScrolled: Widget
-    private let source: Widget
-    private let toggle: Widget
-    private let note: Widget
+    private let sourceScrolled: WidgetPointer
+    private let source: WidgetPointer
+    private let toggle: WidgetPointer
+    private let note: WidgetPointer
     private var title = ""
     /// The formatted blocks, built a screenful first and the rest in idle steps.
     private(set) var column: MarkdownColumn?
@@ -74,8 +78,8 @@ public final class MarkdownRenderer: PreviewRenderer {
         gtk_widget_set_vexpand(sourceScrolled, 1)
         gtk_widget_set_visible(sourceScrolled, 0)
 
-        view = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
-        for child in [toolbar, rendered, sourceScrolled] { gtk_box_append(cast(view), child) }
+        rootView = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        for child in [toolbar, rendered, sourceScrolled] { gtk_box_append(cast(rootView), child) }
         connectSignal(raw(toggle), "toggled") { [weak self] in
             MainActor.assumeIsolated { self?.showSource(gtk_toggle_button_get_active(cast(self?.toggle)) != 0) }
         }
@@ -111,7 +115,7 @@ public final class MarkdownRenderer: PreviewRenderer {
             let total = takeString(g_format_size(guint64(size))) ?? ""
             gtk_label_set_text(opaque(note), tr("Showing the first %s of %s", shown, total))
         }
-        setAccessibleName(view, tr("Formatted text of %s", title))
+        setAccessibleName(rootView, tr("Formatted text of %s", title))
         setAccessibleName(source, tr("Source of %s", title))
     }
 
@@ -168,11 +172,11 @@ public final class MarkdownRenderer: PreviewRenderer {
         if gtk_widget_get_visible(sourceScrolled) != 0 {
             let buffer = gtk_text_view_get_buffer(cast(source))
             guard gtk_text_buffer_get_has_selection(buffer) != 0 else { return false }
-            gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(view))
+            gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(rootView))
             return true
         }
         // The selection of the focused paragraph.
-        guard let root = gtk_widget_get_root(view), let focus = gtk_root_get_focus(root),
+        guard let root = gtk_widget_get_root(rootView), let focus = gtk_root_get_focus(root),
               gtk_widget_is_ancestor(focus, rendered) != 0,
               g_type_check_instance_is_a(cast(focus), gtk_label_get_type()) != 0
         else { return false }
@@ -184,7 +188,7 @@ public final class MarkdownRenderer: PreviewRenderer {
         let scalars = Array(text.unicodeScalars)
         var selected = String.UnicodeScalarView()
         selected.append(contentsOf: scalars[min(Int(start), scalars.count)..<min(Int(end), scalars.count)])
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), MarkdownWidgets.documentText(String(selected), of: focus))
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(rootView), MarkdownWidgets.documentText(String(selected), of: focus))
         return true
     }
 }

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Builds the widgets for a prepared Markdown document: a label with Pango markup per block of
 /// text (selectable, wrapping, links clickable), a GtkSourceView per code block, pictures for
@@ -13,12 +14,12 @@ struct MarkdownWidgets {
     let openLink: (URL) -> Void
 
     /// The widget of one top-level block (`MarkdownColumn` appends them to the column).
-    func widget(for block: MarkdownDocument.Block) -> Widget {
+    func widget(for block: MarkdownDocument.Block) -> WidgetPointer {
         Self.installStyles()
         return blockWidget(block)
     }
 
-    private func blockWidget(_ block: MarkdownDocument.Block) -> Widget {
+    private func blockWidget(_ block: MarkdownDocument.Block) -> WidgetPointer {
         switch block {
         case .heading(let level, let markup):
             let label = textLabel(markup)
@@ -27,7 +28,7 @@ struct MarkdownWidgets {
             gtk_widget_set_margin_top(label, level <= 2 ? 12 : 6)
             return label
         case .paragraph(let pieces):
-            let widgets = pieces.map { piece -> Widget in
+            let widgets = pieces.map { piece -> WidgetPointer in
                 switch piece {
                 case .markup(let markup): textLabel(markup)
                 case .image(let image): picture(image)
@@ -41,7 +42,7 @@ struct MarkdownWidgets {
             gtk_widget_add_css_class(box, "dossier-markdown-quote")
             return box
         case .list(let ordered, let start, let items):
-            let rows = items.enumerated().map { offset, item -> Widget in
+            let rows = items.enumerated().map { offset, item -> WidgetPointer in
                 let marker: String
                 switch item.checked {
                 case .some(true): marker = "☑"
@@ -75,7 +76,7 @@ struct MarkdownWidgets {
     }
 
     /// A wrapping, selectable label showing `markup`, whose links call `openLink`.
-    private func textLabel(_ markup: String) -> Widget {
+    private func textLabel(_ markup: String) -> WidgetPointer {
         let label = gtk_label_new(nil)!
         let breakable = Self.withBreakOpportunities(markup)
         gtk_label_set_markup(opaque(label), breakable)
@@ -98,7 +99,7 @@ struct MarkdownWidgets {
         return label
     }
 
-    private func picture(_ image: MarkdownImage) -> Widget {
+    private func picture(_ image: MarkdownImage) -> WidgetPointer {
         guard let source = image.source, let pixels = document.images[source], let texture = makeTexture(of: pixels) else {
             // Remote images are not fetched (a preview makes no network requests).
             // Outside the interpolation, so that xgettext finds the message.
@@ -122,7 +123,7 @@ struct MarkdownWidgets {
         return picture
     }
 
-    private func codeBlock(_ text: String, language: String?) -> Widget {
+    private func codeBlock(_ text: String, language: String?) -> WidgetPointer {
         let buffer = gtk_source_buffer_new(nil)!
         if let language, let found = gtk_source_language_manager_get_language(gtk_source_language_manager_get_default(),
                                                                                  language.lowercased()) {
@@ -163,7 +164,7 @@ struct MarkdownWidgets {
         return scrolled
     }
 
-    private func table(header: [String], alignments: [MarkdownAlignment], rows: [[String]]) -> Widget {
+    private func table(header: [String], alignments: [MarkdownAlignment], rows: [[String]]) -> WidgetPointer {
         let grid = gtk_grid_new()!
         gtk_grid_set_column_spacing(cast(grid), 18)
         gtk_grid_set_row_spacing(cast(grid), 6)
@@ -196,7 +197,7 @@ struct MarkdownWidgets {
     static let addedBreaksKey = "dossier-added-breaks"
 
     /// The text of `label` as the document has it (without added zero-width spaces).
-    static func documentText(_ text: String, of label: Widget) -> String {
+    static func documentText(_ text: String, of label: WidgetPointer) -> String {
         guard g_object_get_data(cast(label), addedBreaksKey) != nil else { return text }
         return text.replacingOccurrences(of: "\u{200B}", with: "")
     }

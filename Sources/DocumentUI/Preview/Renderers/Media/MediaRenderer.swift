@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Audio and video through GtkMediaFile (GStreamer): the video's picture, or for audio the
 /// embedded cover art (else the type's icon) with the title, artist and album from the tags;
@@ -22,11 +23,14 @@ public final class MediaRenderer: PreviewRenderer {
     /// The longest the stream may take to be ready after the worker accepted the file.
     static let prepareTimeout: Duration = .seconds(10)
 
-    public let view: Widget
-    private let content: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
+    private let content: WidgetPointer
     /// The playback controls: insensitive until the stream is prepared.
-    let controls: Widget
-    private let problem: Widget
+    let controls: WidgetPointer
+    private let problem: WidgetPointer
     private var stream: ObjectReference?
     /// An audio page's wait for its stream, after the page is shown.
     private var preparing: Task<Void, Never>?
@@ -42,9 +46,9 @@ public final class MediaRenderer: PreviewRenderer {
         problem = makeLabel("", classes: ["error", "caption"], wrap: true)
         gtk_widget_set_visible(problem, 0)
         gtk_widget_set_margin_bottom(problem, 6)
-        view = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 6)
-        for child in [content, controls, problem] { gtk_box_append(cast(view), child) }
-        connectSignal(raw(view), "unmap") { [weak self] in
+        rootView = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 6)
+        for child in [content, controls, problem] { gtk_box_append(cast(rootView), child) }
+        connectSignal(raw(rootView), "unmap") { [weak self] in
             MainActor.assumeIsolated {
                 guard let stream = self?.stream else { return }
                 gtk_media_stream_pause(stream.cast())
@@ -76,7 +80,7 @@ public final class MediaRenderer: PreviewRenderer {
         setAccessibleName(controls, tr("Playback controls"))
         guard details.hasVideo else {
             showAudio(details, type: type, title: item.displayTitle)
-            setAccessibleName(view, tr("Audio %s", item.displayTitle))
+            setAccessibleName(rootView, tr("Audio %s", item.displayTitle))
             prepareAfterShowing(item.url.path, opened: early, after: loading)
             return
         }
@@ -97,7 +101,7 @@ public final class MediaRenderer: PreviewRenderer {
         gtk_widget_set_vexpand(picture, 1)
         gtk_box_append(cast(content), picture)
         setAccessibleName(picture, tr("Video %s", item.displayTitle))
-        setAccessibleName(view, tr("Video %s", item.displayTitle))
+        setAccessibleName(rootView, tr("Video %s", item.displayTitle))
     }
 
     /// GStreamer loaded in this process, or why not.
@@ -151,7 +155,7 @@ public final class MediaRenderer: PreviewRenderer {
     }
 
     private func showAudio(_ details: MediaDetails, type: DocumentType, title: String) {
-        let art: Widget
+        let art: WidgetPointer
         if let cover = details.cover, let texture = makeTexture(of: cover.pixels) {
             art = gtk_picture_new_for_paintable(texture)
             g_object_unref(raw(texture))

@@ -3,6 +3,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Office documents (word processing, spreadsheets, presentations), converted to PDF by
 /// LibreOffice in headless mode, sandboxed and timed like a thumbnailer, and cached by the
@@ -26,7 +27,7 @@ public final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
             cancellation.cancel()
         }
         let pdf = try converted.get()
-        setAccessibleName(view, tr("Document %s", item.displayTitle))
+        setAccessibleName(rootView, tr("Document %s", item.displayTitle))
         try await show(pdf, as: .pdf, for: item)
     }
 

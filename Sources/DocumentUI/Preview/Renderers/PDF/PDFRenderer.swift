@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// PDF documents: every page in a scrolled column, the first shown as soon as it is drawn; a
 /// sidebar of page pictures (shown for documents of several pages) that scrolls to a page;
@@ -15,15 +16,18 @@ import GObjectSupport
 public final class PDFRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.pdf]
     static let pageSpacing: Int32 = 12
-    public let view: Widget
-    private let column: Widget
-    private let scrolled: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
+    private let column: WidgetPointer
+    private let scrolled: WidgetPointer
     private let sidebar = PageSidebar()
-    private let pagesButton: Widget
+    private let pagesButton: WidgetPointer
     /// Each page's place in the column, its drawing's size, with the drawing in it when drawn.
-    private var slots: [Widget] = []
+    private var slots: [WidgetPointer] = []
     private var pageSizes: [(width: Double, height: Double)] = []
-    private var drawn: [Int: Widget] = [:]
+    private var drawn: [Int: WidgetPointer] = [:]
     private var selections: [Int: PageSelection] = [:]
     private var queued: [Int] = []
     /// The page the drawing task is drawing now, if it draws a page.
@@ -70,7 +74,7 @@ public final class PDFRenderer: PreviewRenderer {
         gtk_widget_set_margin_top(toolbar, 4)
         let body = makeBox(GTK_ORIENTATION_HORIZONTAL, [sidebar.view, scrolled])
         gtk_widget_set_vexpand(body, 1)
-        view = makeBox(GTK_ORIENTATION_VERTICAL, [toolbar, body])
+        rootView = makeBox(GTK_ORIENTATION_VERTICAL, [toolbar, body])
         connectSignal(raw(pagesButton), "toggled") { [weak self] () -> Void in
             guard let self else { return }
             self.sidebar.isShown = gtk_toggle_button_get_active(cast(self.pagesButton)) != 0
@@ -149,7 +153,7 @@ public final class PDFRenderer: PreviewRenderer {
 
     /// A page width that fits the window, leaving room for the margins and the scroll bar.
     private var fittingWidth: Int32 {
-        let root = gtk_widget_get_root(view).map { widget($0) }
+        let root = gtk_widget_get_root(rootView).map { widget($0) }
         var width = root.map { gtk_widget_get_width($0) } ?? 0
         if width <= 0, let root {
             // Not laid out yet (the first showing): the width it is about to get.
@@ -215,8 +219,8 @@ public final class PDFRenderer: PreviewRenderer {
     private func drawNearView() {
         guard let document, !hasFailed, let near = pagesInView(margin: 1) else { return }
         let keep = pagesInView(margin: 4) ?? near
-        for (page, view) in drawn where !keep.contains(page) {
-            gtk_box_remove(cast(slots[page]), view)
+        for (page, rootView) in drawn where !keep.contains(page) {
+            gtk_box_remove(cast(slots[page]), rootView)
             drawn[page] = nil
             selections[page] = nil
         }
@@ -296,7 +300,7 @@ public final class PDFRenderer: PreviewRenderer {
     public func copy() -> Bool {
         let text = selections.keys.sorted().compactMap { selections[$0]?.text }.filter { !$0.isEmpty }.joined(separator: "\n")
         guard !text.isEmpty else { return false }
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), text)
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(rootView), text)
         return true
     }
 

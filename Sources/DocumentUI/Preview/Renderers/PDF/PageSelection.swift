@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Text selection on one drawn page: dragging across the page selects the characters whose
 /// middle lies in the dragged rectangle (the text layout comes with the page from the worker, so
@@ -10,24 +11,21 @@ import GObjectSupport
 @MainActor
 final class PageSelection {
     /// The page picture with the highlight drawn over it.
-    let view: Widget
-    private let highlight: Widget
+    let view: WidgetPointer
+    private let highlight: WidgetPointer
     private let glyphs: [PDFGlyph]
     private var selected: [Int] = []
     private var start: (x: Double, y: Double) = (0, 0)
     var didChange: (() -> Void)?
 
-    init(picture: Widget, glyphs: [PDFGlyph]) {
+    init(picture: WidgetPointer, glyphs: [PDFGlyph]) {
         self.glyphs = glyphs
         highlight = gtk_drawing_area_new()
         gtk_widget_set_can_target(highlight, 0)
         view = gtk_overlay_new()
         gtk_overlay_set_child(cast(view), picture)
         gtk_overlay_add_overlay(cast(view), highlight)
-        let box = Unmanaged.passRetained(DrawBox { [weak self] context in self?.draw(context) }).toOpaque()
-        gtk_drawing_area_set_draw_func(cast(highlight), { _, context, _, _, data in
-            Unmanaged<DrawBox>.fromOpaque(data!).takeUnretainedValue().draw(context)
-        }, box, { data in Unmanaged<DrawBox>.fromOpaque(data!).release() })
+        setDrawFunction(of: cast(highlight)) { [weak self] context, _, _ in self?.draw(context) }
         guard !glyphs.isEmpty else { return }
         let drag = gtk_gesture_drag_new()!
         connectPairSignal(raw(drag), "drag-begin") { [weak self] x, y in self?.start = (x, y) }
@@ -72,10 +70,4 @@ final class PageSelection {
         }
         cairo_fill(context)
     }
-}
-
-/// The draw closure of a drawing area, kept alive by GTK until the area goes.
-private final class DrawBox {
-    let draw: (OpaquePointer?) -> Void
-    init(_ draw: @escaping (OpaquePointer?) -> Void) { self.draw = draw }
 }

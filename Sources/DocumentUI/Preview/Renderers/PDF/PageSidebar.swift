@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// A column of small page pictures beside a PDF: a click on one scrolls the document to that
 /// page. It slides in and out with the Pages button; it is there from the first frame when
@@ -13,8 +14,8 @@ final class PageSidebar {
     /// The room it takes beside the pages: a picture, its button's padding and the margins.
     nonisolated static let width: Int32 = thumbnailWidth + 40
 
-    let view: Widget
-    private let list: Widget
+    let view: WidgetPointer
+    private let list: WidgetPointer
     var onSelect: ((Int) -> Void)?
 
     init() {

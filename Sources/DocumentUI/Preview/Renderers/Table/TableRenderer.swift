@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// CSV and TSV files as a table: the first row as the column titles, the rest in a column view
 /// that makes widgets only for the rows on screen, so a million rows scroll as smoothly as ten.
@@ -11,8 +12,11 @@ import GObjectSupport
 public final class TableRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.csv, .tsv]
 
-    public let view: Widget
-    private let note: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
+    private let note: WidgetPointer
     private var table: DelimitedTable?
     private var virtualTable: VirtualTable?
 
@@ -24,8 +28,8 @@ public final class TableRenderer: PreviewRenderer {
         gtk_widget_set_margin_end(note, 12)
         gtk_widget_set_margin_top(note, 6)
         gtk_widget_set_margin_bottom(note, 6)
-        view = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
-        gtk_box_append(cast(view), note)
+        rootView = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_box_append(cast(rootView), note)
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
@@ -40,7 +44,7 @@ public final class TableRenderer: PreviewRenderer {
         self.table = table
         show(table)
         let rows = table.rowCount - 1
-        setAccessibleName(view, tr("Table of %s, %s rows", item.displayTitle, String(rows)))
+        setAccessibleName(rootView, tr("Table of %s, %s rows", item.displayTitle, String(rows)))
         if let columnView = virtualTable?.columnView {
             setAccessibleName(columnView, tr("Rows of %s", item.displayTitle))
         }
@@ -61,7 +65,7 @@ public final class TableRenderer: PreviewRenderer {
                                        gtk_label_set_text(opaque(label), table?.cell(row: position + 1, column: column) ?? "")
                                    })
         }
-        gtk_box_prepend(cast(view), virtualTable.scrolled)
+        gtk_box_prepend(cast(rootView), virtualTable.scrolled)
 
         var parts = [trn("%s row", "%s rows", rows, formattedCount(rows)), trn("%d column", "%d columns", table.columnCount)]
         if table.isTruncated { parts.append(tr("only the first %s rows are shown", formattedCount(rows))) }
@@ -87,7 +91,7 @@ public final class TableRenderer: PreviewRenderer {
         guard let table, let position = virtualTable?.selectedPosition else { return false }
         let row = position + 1
         let cells = (0..<table.cellCount(row: row)).map { table.cell(row: row, column: $0) }
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(view), cells.joined(separator: "\t"))
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(rootView), cells.joined(separator: "\t"))
         return true
     }
 }

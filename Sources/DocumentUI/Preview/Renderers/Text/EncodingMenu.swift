@@ -2,13 +2,14 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// The text's encoding under the text, as a menu button: its label names the encoding the
 /// text was read in ("Unicode (UTF-8)"), and its menu re-opens the text in another one. The
 /// choice is the stateful action `text.encoding` (radio items), on the renderer's view.
 @MainActor
 final class EncodingMenu {
-    let button: Widget
+    let button: WidgetPointer
     private let group: UnsafeMutablePointer<GSimpleActionGroup>
     private let action: OpaquePointer
     /// Called with the encoding the user picked (not when `show` sets one).
@@ -56,7 +57,7 @@ final class EncodingMenu {
     }
 
     /// Puts the `text.` actions on `widget` (the renderer's view, which holds the button).
-    func install(on widget: Widget) {
+    func install(on widget: WidgetPointer) {
         gtk_widget_insert_action_group(widget, "text", cast(group))
     }
 

@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 extension TextRenderer: PrintableRenderer {
     /// Printed at most: about 1,500 pages of code. The previewer shows less (`limit`).
@@ -24,9 +25,9 @@ final class TextPages: PrintablePages {
     let pageCount: Int? = nil
     let usesFullPage = false
 
-    init(text: String, language: LanguageReference?, title: String) {
+    init(text: String, language: ObjectReference?, title: String) {
         let buffer = gtk_source_buffer_new(nil)!
-        if let language { gtk_source_buffer_set_language(buffer, language.pointer) }
+        if let language { gtk_source_buffer_set_language(buffer, OpaquePointer(language.pointer)) }
         // A scheme with a white page: the user's dark style is for the screen.
         let schemes = gtk_source_style_scheme_manager_get_default()
         if let scheme = gtk_source_style_scheme_manager_get_scheme(schemes, "classic") {

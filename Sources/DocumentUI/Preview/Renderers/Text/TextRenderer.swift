@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GObjectSupport
+import GtkSupport
 
 /// Text and source code in a GtkSourceView: highlighting for the file's language, line
 /// numbers, selectable text. Only the first `limit` bytes are read, so a 200 MB log opens as
@@ -12,10 +13,13 @@ public final class TextRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.text]
     nonisolated static let limit = 256 << 10
 
-    public let view: Widget
+    /// The widget that shows the item.
+    public var view: Widget { Widget(gtkWidget: rootView) }
+    /// The GtkWidget `view` wraps.
+    let rootView: WidgetPointer
     /// Held by the renderer too (see `deinit`).
-    private let source: Widget
-    private let note: Widget
+    private let source: WidgetPointer
+    private let note: WidgetPointer
     private let encodingMenu = EncodingMenu()
     /// The bytes read, kept to decode them again in another encoding.
     private var bytes = Data()
@@ -46,8 +50,8 @@ public final class TextRenderer: PreviewRenderer {
         gtk_widget_set_margin_end(encodingMenu.button, 6)
         gtk_widget_set_margin_top(encodingMenu.button, 2)
         gtk_widget_set_margin_bottom(encodingMenu.button, 2)
-        view = makeBox(GTK_ORIENTATION_VERTICAL, [note, scrolled, encodingMenu.button])
-        encodingMenu.install(on: view)
+        rootView = makeBox(GTK_ORIENTATION_VERTICAL, [note, scrolled, encodingMenu.button])
+        encodingMenu.install(on: rootView)
         encodingMenu.onChoose = { [weak self] encoding in self?.reopen(as: encoding) }
     }
 
@@ -70,7 +74,7 @@ public final class TextRenderer: PreviewRenderer {
         encodingMenu.show(contents.encoding)
         let buffer = gtk_text_view_get_buffer(cast(source))
         if let language {
-            gtk_source_buffer_set_language(cast(buffer), language.pointer)
+            gtk_source_buffer_set_language(cast(buffer), OpaquePointer(language.pointer))
         }
         let schemes = gtk_source_style_scheme_manager_get_default()
         if let scheme = gtk_source_style_scheme_manager_get_scheme(schemes, "Adwaita") {
@@ -124,7 +128,7 @@ public final class TextRenderer: PreviewRenderer {
     }
 
     /// The button that names the text's encoding and opens its menu (for tests).
-    var encodingMenuButton: Widget { encodingMenu.button }
+    var encodingMenuButton: WidgetPointer { encodingMenu.button }
 
     /// About a screen of text, in bytes: what the first frame shows of a long file.
     nonisolated static let firstScreen = 16 << 10
@@ -162,8 +166,8 @@ public final class TextRenderer: PreviewRenderer {
         let encoding: TextEncoding
         let bytes: Data
         let size: Int64
-        let language: LanguageReference?
-        var parts: (String, Int64, LanguageReference?) { (text, size, language) }
+        let language: ObjectReference?
+        var parts: (String, Int64, ObjectReference?) { (text, size, language) }
     }
 
     /// Reads the start of the file at `url` (`limit` bytes at most) and guesses its language,
@@ -189,24 +193,17 @@ public final class TextRenderer: PreviewRenderer {
     nonisolated(unsafe) private static var languageManager: OpaquePointer?
     nonisolated private static let languageLock = NSLock()
 
-    nonisolated static func guessLanguage(_ name: String, _ contentType: String) -> LanguageReference? {
+    nonisolated static func guessLanguage(_ name: String, _ contentType: String) -> ObjectReference? {
         languageLock.lock()
         defer { languageLock.unlock() }
         if languageManager == nil { languageManager = gtk_source_language_manager_new() }
-        return gtk_source_language_manager_guess_language(languageManager, name, contentType).map(LanguageReference.init)
+        return gtk_source_language_manager_guess_language(languageManager, name, contentType).map { ObjectReference(retaining: raw($0)) }
     }
 
     public func copy() -> Bool {
         let buffer = gtk_text_view_get_buffer(cast(source))
         guard gtk_text_buffer_get_has_selection(buffer) != 0 else { return false }
-        gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(view))
+        gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(rootView))
         return true
     }
-}
-
-/// A language of the renderers' own manager (which lives as long as the process), handed
-/// from the guessing thread to the main one.
-final class LanguageReference: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }

@@ -4,6 +4,7 @@ import CGLib
 /// destroy-notify when the handler is disconnected or the emitting object is finalized,
 /// so a widget that dies first never calls into a freed closure.
 public struct SignalConnection: Sendable {
+    /// The id GLib gave the handler (`g_signal_connect_data`'s result; 0 when the signal is unknown).
     public let handlerID: UInt
 
     /// Disconnects the handler if `instance` still has it (releasing its closure).
@@ -26,7 +27,7 @@ private let releaseBox: GClosureNotify = { data, _ in
     Unmanaged<AnyObject>.fromOpaque(data).release()
 }
 
-private func connect<Callback>(
+func connect<Callback>(
     _ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: Callback, trampoline: GCallback,
     after: Bool
 ) -> SignalConnection {
@@ -40,7 +41,7 @@ private func connect<Callback>(
     return SignalConnection(handlerID: UInt(id))
 }
 
-private func box<Callback>(_ data: gpointer?, as _: Callback.Type) -> Callback {
+func box<Callback>(_ data: gpointer?, as _: Callback.Type) -> Callback {
     (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<Callback>).callback
 }
 
