@@ -8,7 +8,7 @@ import Foundation
 /// own action, Export as PNG. Opening a sketch opens it in an editor window of this app.
 @MainActor
 final class BrowserWindow {
-    let window: Widget
+    let window: WidgetPointer
     let browser: DocumentBrowser
 
     init(application: UnsafeMutablePointer<GtkApplication>, folder: URL, template: URL?, open: @escaping ([URL]) -> Void) {
@@ -22,11 +22,11 @@ final class BrowserWindow {
         gtk_window_set_title(asWindow(window), tr("Sketchbook"))
         gtk_window_set_default_size(asWindow(window), 960, 640)
         let header = adw_header_bar_new()!
-        adw_header_bar_set_title_widget(cast(header), browser.pathBar)
-        adw_header_bar_pack_end(cast(header), browser.headerControls)
+        adw_header_bar_set_title_widget(cast(header), browser.pathBar.gtkWidget)
+        adw_header_bar_pack_end(cast(header), browser.headerControls.gtkWidget)
         let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(cast(content), header)
-        gtk_box_append(cast(content), browser.widget)
+        gtk_box_append(cast(content), browser.widget.gtkWidget)
         adw_application_window_set_content(cast(window), content)
         gtk_window_present(asWindow(window))
     }
@@ -47,7 +47,7 @@ final class BrowserWindow {
                         return "\(error)"
                     }
                 }.value
-                _ = browser?.showToast(outcome)
+                browser?.showToast(outcome)
             }
         }
     }

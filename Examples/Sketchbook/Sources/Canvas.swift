@@ -7,7 +7,7 @@ import Foundation
 /// button is released. Drawn by `SketchDrawing`, as the thumbnails and previews are.
 @MainActor
 final class Canvas {
-    let widget: Widget
+    let widget: WidgetPointer
     /// The drawing shown (the document's, plus the stroke being drawn).
     var sketch = Sketch() {
         didSet { gtk_widget_queue_draw(widget) }

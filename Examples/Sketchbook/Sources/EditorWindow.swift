@@ -8,13 +8,13 @@ import Foundation
 /// while there were unsaved strokes. Opening, saving and closing run off the main thread.
 @MainActor
 final class EditorWindow {
-    let window: Widget
+    let window: WidgetPointer
     let document: SketchDocument
     private let canvas = Canvas()
-    private let title: Widget
-    private let content: Widget
-    private let conflictBar: Widget
-    private let conflictLabel: Widget
+    private let title: WidgetPointer
+    private let content: WidgetPointer
+    private let conflictBar: WidgetPointer
+    private let conflictLabel: WidgetPointer
     private var isClosing = false
     private var isFailed = false
     /// Undo and Redo: off while the drawing cannot be changed (read-only, a conflict, not opened).
@@ -70,7 +70,7 @@ final class EditorWindow {
     }
 
     /// A strip above the canvas with a label (and, for the conflict, buttons).
-    private static func makeBar() -> (Widget, Widget) {
+    private static func makeBar() -> (WidgetPointer, WidgetPointer) {
         let bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_add_css_class(bar, "toolbar")
         gtk_widget_add_css_class(bar, "osd")
