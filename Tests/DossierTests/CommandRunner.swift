@@ -63,7 +63,9 @@ struct CommandRunner {
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             XCTFail("dossier \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s")
-            group.wait()
+            // A program it started may hold the pipes open for good (an app that `dossier open`
+            // launched): its readers are left behind rather than waited for without end.
+            if group.wait(timeout: .now() + 10) == .timedOut { return Result(status: -1, output: "", errors: "") }
         }
         process.waitUntilExit()
         return Result(
