@@ -26,8 +26,9 @@ enum DesktopSession {
         }
     }
 
-    /// Starts a program with the display's environment.
-    static func launch(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+    /// Starts a program with the display's environment; what it prints goes to `output` when
+    /// given, else nowhere.
+    static func launch(_ arguments: [String], environment extra: [String: String] = [:], output: URL? = nil) throws -> Process {
         prepareAccessibility()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
@@ -37,8 +38,14 @@ enum DesktopSession {
         environment["GSK_RENDERER"] = "cairo"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let output, FileManager.default.createFile(atPath: output.path, contents: nil),
+           let log = try? FileHandle(forWritingTo: output) {
+            process.standardOutput = log
+            process.standardError = log
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         return process
     }
@@ -257,38 +264,120 @@ enum DesktopSession {
         Thread.sleep(forTimeInterval: 0.3)
     }
 
-    /// A person's drag from one window to another, tried again until `arrived` holds: press,
-    /// move in steps, linger over the target with small moves, release, then wait for the
-    /// result. Each move over the target is an XDND position that the target answers with a
-    /// status, and GTK drops only once the target has accepted; on a loaded machine the answer
-    /// can come after the release, and GTK then cancels the drop, which changes nothing. So a
-    /// drop that did not take is tried again, lingering longer each time, as a person would.
-    /// The ends are looked up again before each try (a cancelled drag can leave either window
-    /// scrolled). True when `arrived` held within `attempts` tries.
-    static func drag(from start: () -> (x: Int, y: Int)?, to end: () -> (x: Int, y: Int)?,
-                     until arrived: () -> Bool, attempts: Int = 4) -> Bool {
+    /// A person's drag from one window to another, tried again until `arrived` holds: the
+    /// windows raised, the pointer rested on the start, pressed, moved in steps, lingering over
+    /// the target with small moves, released, then a wait for the result. Each move over the
+    /// target is an XDND position that the target answers with a status, and GTK drops only once
+    /// the target has accepted; on a loaded machine the answer can come after the release, and
+    /// GTK then cancels the drop, which changes nothing. So a drop that did not take is tried
+    /// again, lingering longer each time, as a person would. The ends are looked up again before
+    /// each try (a cancelled drag can leave either window scrolled). `arrived` is true when the
+    /// result came within `attempts` tries; `report` tells, for each failed try, what the X
+    /// server had at the drop point (`xState(at:)`), for a failure's message.
+    static func drag(from start: () -> (x: Int, y: Int)?, to end: () -> (x: Int, y: Int)?, raising windows: [String] = [],
+                     until arrived: () -> Bool, attempts: Int = 4) -> (arrived: Bool, report: String) {
+        var report: [String] = []
         for attempt in 1...attempts {
-            guard let start = start(), let end = end() else { continue }
-            run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y), "mousedown", "1"])
-            for step in 1...10 {
-                Thread.sleep(forTimeInterval: 0.05)
-                run(["/usr/bin/xdotool", "mousemove", String(start.x + (end.x - start.x) * step / 10),
-                     String(start.y + (end.y - start.y) * step / 10)])
+            for window in windows { run(["/usr/bin/xdotool", "windowraise", window]) }
+            guard let start = start(), let end = end() else {
+                report.append("try \(attempt): an end of the drag was not found")
+                continue
+            }
+            run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y)])
+            Thread.sleep(forTimeInterval: 0.2)
+            run(["/usr/bin/xdotool", "mousedown", "1"])
+            for step in 1...20 {
+                Thread.sleep(forTimeInterval: 0.04)
+                run(["/usr/bin/xdotool", "mousemove", String(start.x + (end.x - start.x) * step / 20),
+                     String(start.y + (end.y - start.y) * step / 20)])
             }
             for wiggle in 0..<(4 * attempt) {
                 Thread.sleep(forTimeInterval: 0.1)
                 run(["/usr/bin/xdotool", "mousemove", String(end.x + wiggle % 2), String(end.y)])
             }
+            let during = xState(at: end)
+            Thread.sleep(forTimeInterval: 0.3)
             run(["/usr/bin/xdotool", "mouseup", "1"])
             let deadline = Date().addingTimeInterval(20)
             while Date() < deadline {
-                if arrived() { return true }
+                if arrived() { return (true, report.joined(separator: " | ")) }
                 Thread.sleep(forTimeInterval: 0.2)
             }
             _ = screenshot("drag-attempt-\(attempt)-did-not-arrive")
+            report.append("try \(attempt) from \(start) to \(end), before the release: \(during)")
         }
-        return arrived()
+        return (arrived(), report.joined(separator: " | "))
     }
+
+    /// What the X server has at a point of the screen, for a failed drag's message: whether
+    /// another client holds the pointer or the keyboard (a drag needs both), who owns the XDND
+    /// selection (the drag's source, while a drag is on), the window under the pointer, and the
+    /// viewable top-level windows from the top, the ones over the point starred.
+    static func xState(at point: (x: Int, y: Int)) -> String {
+        let pointer = run(["/usr/bin/xdotool", "getmouselocation", "--shell"])
+            .split(separator: "\n").filter { $0.hasPrefix("WINDOW=") || $0.hasPrefix("X=") || $0.hasPrefix("Y=") }
+            .joined(separator: " ")
+        let state = run(["/usr/bin/python3", "-c", xStateScript, String(point.x), String(point.y)])
+            .split(separator: "\n").joined(separator: "; ")
+        return "pointer \(pointer); \(state)"
+    }
+
+    private static let xStateScript = """
+        import ctypes, sys
+        x = ctypes.CDLL('libX11.so.6')
+        c = ctypes
+        x.XOpenDisplay.restype = c.c_void_p
+        x.XOpenDisplay.argtypes = [c.c_char_p]
+        x.XDefaultRootWindow.restype = c.c_ulong
+        x.XDefaultRootWindow.argtypes = [c.c_void_p]
+        class Attrs(c.Structure):
+            _fields_ = [('x', c.c_int), ('y', c.c_int), ('width', c.c_int), ('height', c.c_int),
+                        ('border_width', c.c_int), ('depth', c.c_int), ('visual', c.c_void_p), ('root', c.c_ulong),
+                        ('class_', c.c_int), ('bit_gravity', c.c_int), ('win_gravity', c.c_int),
+                        ('backing_store', c.c_int), ('backing_planes', c.c_ulong), ('backing_pixel', c.c_ulong),
+                        ('save_under', c.c_int), ('colormap', c.c_ulong), ('map_installed', c.c_int),
+                        ('map_state', c.c_int), ('all_event_masks', c.c_long), ('your_event_mask', c.c_long),
+                        ('do_not_propagate_mask', c.c_long), ('override_redirect', c.c_int), ('screen', c.c_void_p)]
+        x.XGetWindowAttributes.argtypes = [c.c_void_p, c.c_ulong, c.POINTER(Attrs)]
+        x.XQueryTree.argtypes = [c.c_void_p, c.c_ulong, c.POINTER(c.c_ulong), c.POINTER(c.c_ulong),
+                                 c.POINTER(c.POINTER(c.c_ulong)), c.POINTER(c.c_uint)]
+        x.XFetchName.argtypes = [c.c_void_p, c.c_ulong, c.POINTER(c.c_char_p)]
+        x.XGrabPointer.argtypes = [c.c_void_p, c.c_ulong, c.c_int, c.c_uint, c.c_int, c.c_int, c.c_ulong, c.c_ulong, c.c_ulong]
+        x.XGrabKeyboard.argtypes = [c.c_void_p, c.c_ulong, c.c_int, c.c_int, c.c_int, c.c_ulong]
+        x.XUngrabPointer.argtypes = [c.c_void_p, c.c_ulong]
+        x.XUngrabKeyboard.argtypes = [c.c_void_p, c.c_ulong]
+        x.XSync.argtypes = [c.c_void_p, c.c_int]
+        x.XInternAtom.restype = c.c_ulong
+        x.XInternAtom.argtypes = [c.c_void_p, c.c_char_p, c.c_int]
+        x.XGetSelectionOwner.restype = c.c_ulong
+        x.XGetSelectionOwner.argtypes = [c.c_void_p, c.c_ulong]
+        d = x.XOpenDisplay(None)
+        if not d:
+            print('no display'); sys.exit(0)
+        root = x.XDefaultRootWindow(d)
+        said = {0: 'free', 1: 'held by a client', 2: 'invalid time', 3: 'frozen', 4: 'not viewable'}
+        owner = x.XGetSelectionOwner(d, x.XInternAtom(d, b'XdndSelection', 0))
+        p = x.XGrabPointer(d, root, 0, 0, 1, 1, 0, 0, 0)
+        if p == 0: x.XUngrabPointer(d, 0)
+        k = x.XGrabKeyboard(d, root, 0, 1, 1, 0)
+        if k == 0: x.XUngrabKeyboard(d, 0)
+        x.XSync(d, 0)
+        print('pointer grab %s, keyboard grab %s, XdndSelection owner %s' % (said.get(p, p), said.get(k, k), hex(owner) if owner else 'none'))
+        px, py = int(sys.argv[1]), int(sys.argv[2])
+        r, pa, children, n = c.c_ulong(), c.c_ulong(), c.POINTER(c.c_ulong)(), c.c_uint()
+        x.XQueryTree(d, root, c.byref(r), c.byref(pa), c.byref(children), c.byref(n))
+        shown = []
+        for i in reversed(range(n.value)):
+            a = Attrs()
+            if not x.XGetWindowAttributes(d, children[i], c.byref(a)) or a.map_state != 2: continue
+            name = c.c_char_p()
+            x.XFetchName(d, children[i], c.byref(name))
+            over = a.x <= px < a.x + a.width and a.y <= py < a.y + a.height
+            shown.append('%s%s "%s" %dx%d+%d+%d%s' % ('*' if over else '', hex(children[i]),
+                         (name.value or b'').decode('utf-8', 'replace'), a.width, a.height, a.x, a.y,
+                         ' override-redirect' if a.override_redirect else ''))
+        print('viewable windows from the top: ' + ', '.join(shown[:10]))
+        """
 
     /// Waits until a node named `name` is in the tree of the app called `app` (or `timeout` passes).
     @discardableResult

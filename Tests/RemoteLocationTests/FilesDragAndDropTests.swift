@@ -14,6 +14,9 @@ final class FilesDragAndDropTests: XCTestCase {
     private var server: RemoteServer?
     private var nautilusStarted = false
     private var state: TemporaryFolder!
+    private var nautilusWasRunning = false
+    private var dossierLog: URL { state.url.appendingPathComponent("dossier.log") }
+    private var filesLog: URL { state.url.appendingPathComponent("files.log") }
 
     override func setUpWithError() throws {
         try XCTSkipUnless(DesktopSession.isAvailable, "no display: UI tests run under `make test`, which starts Xvfb")
@@ -57,10 +60,10 @@ final class FilesDragAndDropTests: XCTestCase {
         // Files → Dossier: the local file onto the server's empty folder.
         XCTAssertNotNil(centre(of: "local note.txt", inApp: "nautilus", window: files), "Files shows the local file")
         let arrived = server.localURL("Inbox/local note.txt")
-        XCTAssertTrue(DesktopSession.drag(from: { self.centre(of: "local note.txt", inApp: "nautilus", window: files) },
-                                          to: { (400, 450) },
-                                          until: { (try? String(contentsOf: arrived, encoding: .utf8)) == "from this computer" }),
-                      "the file dropped from Files was copied to the server (windows: Dossier \(geometry(dossier)), Files \(geometry(files)))")
+        let first = DesktopSession.drag(from: { self.centre(of: "local note.txt", inApp: "nautilus", window: files) },
+                                        to: { (400, 450) }, raising: [dossier, files],
+                                        until: { (try? String(contentsOf: arrived, encoding: .utf8)) == "from this computer" })
+        XCTAssertTrue(first.arrived, "the file dropped from Files was copied to the server" + explanation(first.report, dossier, files))
         XCTAssertTrue(DesktopSession.waitForAccessible("local note.txt"), "Dossier's listing shows it")
         _ = DesktopSession.screenshot("files-dnd-1-dropped-on-dossier")
 
@@ -72,20 +75,21 @@ final class FilesDragAndDropTests: XCTestCase {
         DesktopSession.key("F5")
         XCTAssertTrue(DesktopSession.waitForAccessible("remote plan.txt"), "Dossier lists the server's new file")
         let copied = local.url.appendingPathComponent("remote plan.txt")
-        XCTAssertTrue(DesktopSession.drag(from: { self.centre(of: "remote plan.txt", inApp: "dossier", window: dossier) },
-                                          to: { (1000, 450) },
-                                          until: { (try? String(contentsOf: copied, encoding: .utf8)) == "from the server" }),
-                      "the server's file dragged from Dossier was copied by Files (windows: Dossier \(geometry(dossier)), Files \(geometry(files)))")
+        let second = DesktopSession.drag(from: { self.centre(of: "remote plan.txt", inApp: "dossier", window: dossier) },
+                                         to: { (1000, 450) }, raising: [dossier, files],
+                                         until: { (try? String(contentsOf: copied, encoding: .utf8)) == "from the server" })
+        XCTAssertTrue(second.arrived, "the server's file dragged from Dossier was copied by Files" + explanation(second.report, dossier, files))
         _ = DesktopSession.screenshot("files-dnd-2-dropped-on-files")
 
         // Files → a folder item in Dossier's server folder: into that folder on the server.
         XCTAssertNotNil(centre(of: "second.txt", inApp: "nautilus", window: files), "Files shows the second file")
         XCTAssertNotNil(centre(of: "Archive", inApp: "dossier", window: dossier), "Dossier shows the Archive folder")
-        XCTAssertTrue(DesktopSession.drag(from: { self.centre(of: "second.txt", inApp: "nautilus", window: files) },
-                                          to: { self.centre(of: "Archive", inApp: "dossier", window: dossier) },
-                                          until: {
+        let third = DesktopSession.drag(from: { self.centre(of: "second.txt", inApp: "nautilus", window: files) },
+                                        to: { self.centre(of: "Archive", inApp: "dossier", window: dossier) }, raising: [dossier, files],
+                                        until: {
             (try? String(contentsOf: server.localURL("Inbox/Archive/second.txt"), encoding: .utf8)) == "into a folder of the server"
-        }), "the file dropped on the folder item went into that folder on the server (windows: Dossier \(geometry(dossier)), Files \(geometry(files)))")
+        })
+        XCTAssertTrue(third.arrived, "the file dropped on the folder item went into that folder on the server" + explanation(third.report, dossier, files))
         XCTAssertFalse(FileManager.default.fileExists(atPath: server.localURL("Inbox/second.txt").path))
         _ = DesktopSession.screenshot("files-dnd-3-dropped-on-a-folder")
     }
@@ -103,6 +107,29 @@ final class FilesDragAndDropTests: XCTestCase {
             DesktopSession.run(["/usr/bin/xdotool", "windowmove", window, String(x), "0"])
             Thread.sleep(forTimeInterval: 0.3)
             return false
+        }
+    }
+
+    /// What a failed drag's message adds: the windows' places, what the X server had at each
+    /// failed try, and the last warnings the two apps printed.
+    private func explanation(_ report: String, _ dossier: String, _ files: String) -> String {
+        func dragLines(_ log: URL) -> String {
+            let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            return lines.filter { line in
+                ["drag", "drop", "dnd", "warning", "critical"].contains { line.localizedCaseInsensitiveContains($0) }
+            }.suffix(8).joined(separator: " / ")
+        }
+        return " (windows: Dossier \(dossier) \(geometry(dossier)), Files \(files) \(geometry(files)); "
+            + "Files was \(nautilusWasRunning ? "already running" : "started by this test"); tries: \(report); "
+            + "Dossier printed: \(dragLines(dossierLog)); Files printed: \(dragLines(filesLog)))"
+    }
+
+    /// The Files (Nautilus) processes of this test's D-Bus session.
+    private func nautilusOfThisSession() -> [String] {
+        let session = "DBUS_SESSION_BUS_ADDRESS=" + (ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")
+        return DesktopSession.run(["/usr/bin/pgrep", "-x", "nautilus"]).split(separator: "\n").map(String.init).filter { pid in
+            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return environ.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == session }
         }
     }
 
@@ -139,7 +166,7 @@ final class FilesDragAndDropTests: XCTestCase {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             environment["XDG_\(name.uppercased())_HOME"] = folder.path
         }
-        app = try DesktopSession.launch([binary, uri], environment: environment)
+        app = try DesktopSession.launch([binary, uri], environment: environment, output: dossierLog)
         var window: String?
         XCTAssertTrue(eventually {
             window = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--name", "^\(title)$"])
@@ -150,7 +177,14 @@ final class FilesDragAndDropTests: XCTestCase {
     }
 
     private func showInFiles(_ path: String, title: String) throws -> String {
-        let process = try DesktopSession.launch(["/usr/bin/nautilus", "--new-window", path])
+        // A Files of an earlier test that is still quitting would take the new window and then
+        // close it: this test starts its own.
+        nautilusWasRunning = !nautilusOfThisSession().isEmpty
+        if nautilusWasRunning {
+            DesktopSession.run(["/usr/bin/nautilus", "-q"])
+            XCTAssertTrue(eventually { self.nautilusOfThisSession().isEmpty }, "the earlier Files quit")
+        }
+        let process = try DesktopSession.launch(["/usr/bin/nautilus", "--new-window", path], output: filesLog)
         _ = process
         nautilusStarted = true
         var window: String?
