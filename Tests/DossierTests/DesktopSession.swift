@@ -284,6 +284,7 @@ enum DesktopSession {
                 continue
             }
             run(["/usr/bin/xdotool", "mousemove", String(start.x), String(start.y)])
+            let before = xState(at: start)
             Thread.sleep(forTimeInterval: 0.2)
             run(["/usr/bin/xdotool", "mousedown", "1"])
             for step in 1...20 {
@@ -304,7 +305,7 @@ enum DesktopSession {
                 Thread.sleep(forTimeInterval: 0.2)
             }
             _ = screenshot("drag-attempt-\(attempt)-did-not-arrive")
-            report.append("try \(attempt) from \(start) to \(end), before the release: \(during)")
+            report.append("try \(attempt) from \(start) to \(end); before the press: \(before); before the release: \(during)")
         }
         return (arrived(), report.joined(separator: " | "))
     }
@@ -389,4 +390,48 @@ enum DesktopSession {
         }
         return false
     }
+}
+
+/// An X display of a test's own (Xvfb at 1280×1024, the number Xvfb picks), for a test whose
+/// pointer drags must not meet what earlier tests left on the shared display: their windows, a
+/// grab, a drag under way. While it is open, `DesktopSession`'s programs, input, accessibility
+/// lookups and screenshots go to it (`DISPLAY` is this process's); `close()` ends it and gives
+/// the shared display back.
+final class OwnDisplay {
+    /// The display's name, `:N`.
+    let name: String
+    private let server: Process
+    private let previous: String?
+
+    init() throws {
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        server.arguments = ["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
+        let announced = Pipe()
+        server.standardOutput = announced
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        // Xvfb writes the display's number once it takes connections, and nothing if it fails.
+        let number = String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Int(number) != nil else {
+            server.terminate()
+            throw OwnDisplayError.didNotStart
+        }
+        name = ":" + number
+        previous = ProcessInfo.processInfo.environment["DISPLAY"]
+        setenv("DISPLAY", name, 1)
+    }
+
+    /// Ends the display (once the programs on it have ended) and makes the shared one current again.
+    func close() {
+        if let previous { setenv("DISPLAY", previous, 1) } else { unsetenv("DISPLAY") }
+        let lock = "/tmp/.X\(name.dropFirst())-lock"
+        kill(server.processIdentifier, SIGTERM)
+        _ = eventually(timeout: 30) { !FileManager.default.fileExists(atPath: lock) }
+    }
+}
+
+enum OwnDisplayError: Error {
+    case didNotStart
 }
