@@ -50,6 +50,19 @@ enum DesktopSession {
         return process
     }
 
+    /// Ends the process that owns `name` on the session bus (an activated service, such as the
+    /// previewer service) and waits until it has gone: a service left running keeps its window
+    /// and its name for the tests after, and Nautilus drives a visible previewer with its
+    /// selection. Does nothing when no one owns the name.
+    static func endBusOwner(_ name: String) {
+        // gdbus prints the reply as `(uint32 4242,)`.
+        let reply = run(["/usr/bin/gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                         "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name])
+        guard let pid = reply.split(separator: " ").last.flatMap({ Int32($0.filter(\.isNumber)) }), pid > 0 else { return }
+        kill(pid, SIGTERM)
+        _ = eventually { kill(pid, 0) != 0 }
+    }
+
     /// Runs a program to its end and returns what it printed (`OtherProgram.output(of:)`,
     /// through popen: in a test process where GLib or GVFS ran, Foundation's Process lost its
     /// children's exits).

@@ -123,13 +123,7 @@ final class PreviewerBusContractTests: XCTestCase {
         let log = try SignalLog()
         defer {
             log.stop()
-            let pid = DesktopSession.run(["/usr/bin/gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
-                                          "--object-path", "/org/freedesktop/DBus", "--method",
-                                          "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.gnome.NautilusPreviewer"])
-            if let number = Int32(pid.filter(\.isNumber)) {
-                kill(number, SIGTERM)
-                _ = eventually { kill(number, 0) != 0 }
-            }
+            DesktopSession.endBusOwner("org.gnome.NautilusPreviewer")
             _ = try? CommandRunner().run(["previewer-service", "--uninstall-user"])
         }
         try body(PreviewerBus(signals: log))

@@ -242,10 +242,7 @@ final class PreviewerUITests: XCTestCase {
             DesktopSession.run(["/usr/bin/nautilus", "-q"])
             nautilus.terminate()
             // The activated previewer service, found by the bus name it owns.
-            let pid = DesktopSession.run(["/usr/bin/gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
-                                          "--object-path", "/org/freedesktop/DBus", "--method",
-                                          "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.gnome.NautilusPreviewer"])
-            if let number = Int32(pid.filter(\.isNumber)) { kill(number, SIGTERM) }
+            DesktopSession.endBusOwner("org.gnome.NautilusPreviewer")
         }
         // Its window, once it shows the folder (its title is the folder's name; Nautilus 51's
         // items are not in the accessibility tree under Xvfb).

@@ -15,8 +15,10 @@ final class FilesDragAndDropTests: XCTestCase {
     private var nautilusStarted = false
     private var state: TemporaryFolder!
     private var nautilusWasRunning = false
-    /// The two apps' windows on a display of this test's own: the shared one holds what the
-    /// earlier tests left (CI lost every drag twice with it, for reasons not seen here).
+    /// The two apps' windows on a display of this test's own, where nothing an earlier test left
+    /// can come over them. CI lost every drag of this test twice on the shared display: a
+    /// previewer window left open by the Space-in-Nautilus test sat there, and Nautilus 43
+    /// shows each new selection in a visible previewer, which raised it over the drop points.
     private var ownDisplay: OwnDisplay?
     private var dossierLog: URL { state.url.appendingPathComponent("dossier.log") }
     private var filesLog: URL { state.url.appendingPathComponent("files.log") }
