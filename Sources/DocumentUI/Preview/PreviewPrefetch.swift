@@ -7,7 +7,7 @@ import Foundation
 /// and that item's type, and the file work of its renderer (an image's reduced decode in the
 /// decoder worker, which it starts, a media file's inspection there, a PDF's first page in
 /// the decoder worker, an archive's listing there, the first part of a text, a Markdown file
-/// parsed), run meanwhile on another core. The page and
+/// parsed, a font's specimen drawn there), run meanwhile on another core. The page and
 /// its renderer take the results when they get there, for that file only and once.
 ///
 /// One item at most: a newer one replaces it. What is not taken is dropped with it.
@@ -31,6 +31,8 @@ enum PreviewPrefetch {
         let url: URL
         var detection: Task<Result<DocumentType, PreviewError>, Never>?
         var content: Task<Content?, Never>?
+        /// The file is a font, waiting for `fontAppearance` to be drawn ahead.
+        var isFont = false
     }
 
     private static let lock = NSLock()
@@ -38,6 +40,10 @@ enum PreviewPrefetch {
     /// The scale of the display's first monitor, read on the main thread once GTK is up (the
     /// window's first size is counted in device pixels for images).
     nonisolated(unsafe) static var scale: Int32 = 1
+    /// How a first font's specimen is drawn in the window about to be made: measured on the
+    /// main thread once libadwaita's styles are loaded (`PreviewController.prepareForFontPrefetch`),
+    /// nil before. Under `lock`.
+    nonisolated(unsafe) private static var fontAppearance: FontSpecimen.Appearance?
 
     /// Starts finding the type of the file at `url` and its renderer's first work.
     static func start(_ url: URL) {
@@ -48,7 +54,11 @@ enum PreviewPrefetch {
             guard case .success(let type) = await detection.value else { return nil }
             return await work(for: url, type: type)
         }
-        lock.withLock { entry = Entry(url: url, detection: detection, content: content) }
+        let replaced = lock.withLock {
+            defer { entry = Entry(url: url, detection: detection, content: content) }
+            return entry?.url
+        }
+        if let replaced, replaced != url { FontSpecimen.dropDrawingAhead(fileAt: replaced.path) }
     }
 
     /// The type detection started for `url`, if any (once).
@@ -76,6 +86,32 @@ enum PreviewPrefetch {
     /// Drops what was begun for `url` and not taken (its renderer did not ask for it).
     static func discard(for url: URL) {
         lock.withLock { if entry?.url == url { entry = nil } }
+        FontSpecimen.dropDrawingAhead(fileAt: url.path)
+    }
+
+    /// A first font's specimen drawn ahead for the window about to be made, as soon as both
+    /// its type and the window's measures are known, whichever comes last; before the measures,
+    /// the worker readies its font libraries on the file meanwhile.
+    private static func drawFontAhead(_ url: URL) {
+        let appearance: FontSpecimen.Appearance?? = lock.withLock {
+            guard entry?.url == url else { return .none }
+            entry?.isFont = true
+            return .some(fontAppearance)
+        }
+        switch appearance {
+        case .some(.some(let appearance)): FontSpecimen.drawAhead(fileAt: url.path, appearance: appearance)
+        case .some(.none): FontSpecimen.warm(fileAt: url.path)
+        case .none: break
+        }
+    }
+
+    /// Sets how a first font is drawn, and draws the waiting one ahead.
+    static func setFontAppearance(_ appearance: FontSpecimen.Appearance) {
+        let waiting: URL? = lock.withLock {
+            fontAppearance = appearance
+            return entry?.isFont == true ? entry?.url : nil
+        }
+        if let waiting { FontSpecimen.drawAhead(fileAt: waiting.path, appearance: appearance) }
     }
 
     /// What the built-in renderer of `type` would do first, for the window's default size.
@@ -126,9 +162,9 @@ enum PreviewPrefetch {
         if type.conforms(to: .archive), !ArchiveRenderer.isOfficeDocument(type) {
             return .archive(await blockingWork { ArchiveRenderer.read(url.path, type: type) })
         }
-        // The specimen needs the view's width and colours: the worker that `prepareInBackground`
-        // started draws a line of it meanwhile, for its libraries' first use.
-        if type.conforms(to: .font) { FontSpecimen.warm(fileAt: url.path) }
+        // The specimen is drawn ahead, without its colour (the style's, known only once the
+        // window is): the page's renderer takes it (`FontSpecimen.draw` joins it).
+        if type.conforms(to: .font) { drawFontAhead(url) }
         return nil
     }
 }
@@ -149,6 +185,22 @@ extension PreviewController {
               let first = g_list_model_get_item(monitors, 0) else { return }
         PreviewPrefetch.scale = max(gdk_monitor_get_scale_factor(OpaquePointer(first)), 1)
         g_object_unref(first)
+    }
+
+    /// Measures what a first font's specimen drawn ahead needs (the column's width in the
+    /// window about to be made, the display's scale and font settings), and draws the first
+    /// item ahead if it is a font. Call on the main thread once libadwaita's styles are loaded
+    /// (the window's edges are the stylesheet's); costs a window made and measured, never shown.
+    public static func prepareForFontPrefetch() {
+        // The window's edges as the preview window will have them: it is one like it.
+        let window = widget(adw_window_new())
+        gtk_window_set_default_size(cast(window), PreviewWindow.defaultSize.width, PreviewWindow.defaultSize.height)
+        let view = gtk_scrolled_window_new()!
+        adw_window_set_content(cast(window), view)
+        let width = FontRenderer.columnWidth(windowContent: PreviewWindow.contentWidth(of: window))
+        let appearance = FontRenderer.appearance(of: view, width: width)
+        gtk_window_destroy(cast(window))
+        PreviewPrefetch.setFontAppearance(appearance)
     }
 }
 
