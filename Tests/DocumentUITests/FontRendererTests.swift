@@ -132,6 +132,7 @@ final class FontRendererTests: XCTestCase {
             // measures are known once the styles are, and the specimen is drawn ahead.
             let before = FontSpecimen.drawingsSent
             PreviewController.prefetch(box)
+            XCTAssertTrue(spin { PreviewPrefetch.isFontWaiting }, "its type is found")
             PreviewController.prepareForFontPrefetch()
             XCTAssertTrue(spin { FontSpecimen.drawingsSent == before + 1 }, "the specimen is drawn before any page asks")
 

@@ -41,8 +41,8 @@ enum PreviewPrefetch {
     /// window's first size is counted in device pixels for images).
     nonisolated(unsafe) static var scale: Int32 = 1
     /// How a first font's specimen is drawn in the window about to be made: measured on the
-    /// main thread once libadwaita's styles are loaded (`PreviewController.prepareForFontPrefetch`),
-    /// nil before. Under `lock`.
+    /// main thread once libadwaita's styles are loaded (`PreviewController.prepareForFontPrefetch`)
+    /// when the first item is a font, nil before. Under `lock`.
     nonisolated(unsafe) private static var fontAppearance: FontSpecimen.Appearance?
 
     /// Starts finding the type of the file at `url` and its renderer's first work.
@@ -89,9 +89,9 @@ enum PreviewPrefetch {
         FontSpecimen.dropDrawingAhead(fileAt: url.path)
     }
 
-    /// A first font's specimen drawn ahead for the window about to be made, as soon as both
-    /// its type and the window's measures are known, whichever comes last; before the measures,
-    /// the worker readies its font libraries on the file meanwhile.
+    /// A first font's specimen drawn ahead for the window about to be made, when the window's
+    /// measures are known; until they are, the worker readies its font libraries on the file,
+    /// and the font waits for them (`measureFontWindow`).
     private static func drawFontAhead(_ url: URL) {
         let appearance: FontSpecimen.Appearance?? = lock.withLock {
             guard entry?.url == url else { return .none }
@@ -105,8 +105,24 @@ enum PreviewPrefetch {
         }
     }
 
-    /// Sets how a first font is drawn, and draws the waiting one ahead.
-    static func setFontAppearance(_ appearance: FontSpecimen.Appearance) {
+    /// The item prefetched is a font (its type is known).
+    static var isFontWaiting: Bool { lock.withLock { entry?.isFont == true } }
+
+    /// Measures the window a first font will be shown in, once, when such a font waits, and
+    /// draws it ahead. Costs a window made and measured (never shown) on the main thread: only
+    /// for a font. A font whose type is known only later (after the styles) is not drawn ahead:
+    /// its page would be made first, and asks itself.
+    @MainActor
+    static func measureFontWindow() {
+        guard isFontWaiting, lock.withLock({ fontAppearance == nil }) else { return }
+        // The window's edges as the preview window will have them: it is one like it.
+        let window = widget(adw_window_new())
+        gtk_window_set_default_size(cast(window), PreviewWindow.defaultSize.width, PreviewWindow.defaultSize.height)
+        let view = gtk_scrolled_window_new()!
+        adw_window_set_content(cast(window), view)
+        let width = FontRenderer.columnWidth(windowContent: PreviewWindow.contentWidth(of: window))
+        let appearance = FontRenderer.appearance(of: view, width: width)
+        gtk_window_destroy(cast(window))
         let waiting: URL? = lock.withLock {
             fontAppearance = appearance
             return entry?.isFont == true ? entry?.url : nil
@@ -187,20 +203,13 @@ extension PreviewController {
         g_object_unref(first)
     }
 
-    /// Measures what a first font's specimen drawn ahead needs (the column's width in the
-    /// window about to be made, the display's scale and font settings), and draws the first
-    /// item ahead if it is a font. Call on the main thread once libadwaita's styles are loaded
-    /// (the window's edges are the stylesheet's); costs a window made and measured, never shown.
+    /// When the prefetched item is a font, measures what its specimen drawn ahead needs (the
+    /// column's width in the window about to be made, the display's scale and font settings)
+    /// and starts that drawing. Call on the main thread once libadwaita's styles are loaded (the
+    /// window's edges are the stylesheet's); for a font it costs a window made and measured,
+    /// never shown, and for anything else nothing.
     public static func prepareForFontPrefetch() {
-        // The window's edges as the preview window will have them: it is one like it.
-        let window = widget(adw_window_new())
-        gtk_window_set_default_size(cast(window), PreviewWindow.defaultSize.width, PreviewWindow.defaultSize.height)
-        let view = gtk_scrolled_window_new()!
-        adw_window_set_content(cast(window), view)
-        let width = FontRenderer.columnWidth(windowContent: PreviewWindow.contentWidth(of: window))
-        let appearance = FontRenderer.appearance(of: view, width: width)
-        gtk_window_destroy(cast(window))
-        PreviewPrefetch.setFontAppearance(appearance)
+        PreviewPrefetch.measureFontWindow()
     }
 }
 
