@@ -95,6 +95,32 @@ final class FontSpecimenTests: XCTestCase {
         XCTAssertTrue(drawn[0].lines[0].pixels.blob === drawn[1].lines[0].pixels.blob, "the two asks got the same drawing")
     }
 
+    func testADrawingWhoseAskersWentAwayIsNotDrawnAndTheNextAskDrawsAnew() async throws {
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        let before = FontSpecimen.drawingsSent
+        let appearance = appearance
+        let held = DispatchSemaphore(value: 0)
+        FontSpecimen.requests.async { held.wait() }
+        let asker = Task { try await FontSpecimen.draw(fileAt: box.path, appearance: appearance) }
+        let asked = await waitFor { SharedDrawing.waiters(for: box.path) == 1 }
+        XCTAssertTrue(asked)
+        asker.cancel()
+        let left = await waitFor { SharedDrawing.waiters(for: box.path) == 0 }
+        XCTAssertTrue(left)
+        held.signal()
+        do {
+            _ = try await asker.value
+            XCTFail("a drawing nobody waits for is not drawn")
+        } catch {
+            XCTAssertEqual(error as? FontSpecimenError, .cancelled)
+        }
+        XCTAssertEqual(FontSpecimen.drawingsSent, before, "nothing was sent to the worker")
+        let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        XCTAssertEqual(specimen.family, BoxFont.family)
+        XCTAssertEqual(FontSpecimen.drawingsSent, before + 1)
+    }
+
     func testADrawingAheadIsTakenOnceByAnAskOfItsKeyAndAnotherKeyDrawsAnew() async throws {
         let folder = try TemporaryFolder()
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)

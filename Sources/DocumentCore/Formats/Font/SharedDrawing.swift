@@ -17,6 +17,8 @@ final class SharedDrawing: Sendable {
         var waiters = 0
         /// Drawn ahead and not taken yet: drawn with nobody waiting, and kept once done.
         var isAhead = false
+        /// Not drawn, for want of askers: nobody may join it any more.
+        var isDropped = false
         var isDone = false
     }
 
@@ -36,9 +38,11 @@ final class SharedDrawing: Sendable {
         outcome = Task.detached(priority: .userInitiated) {
             let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 FontSpecimen.requests.async {
-                    guard state.withLock({ $0.waiters > 0 || $0.isAhead }) else {
-                        return continuation.resume(returning: .failure(.cancelled))
+                    let isWanted = state.withLock { state -> Bool in
+                        state.isDropped = state.waiters <= 0 && !state.isAhead
+                        return !state.isDropped
                     }
+                    guard isWanted else { return continuation.resume(returning: .failure(.cancelled)) }
                     continuation.resume(returning: Result { () throws(FontSpecimenError) -> FontSpecimen in
                         try FontSpecimen.drawNow(fileAt: path, appearance: appearance, worker: PreviewWorkers.current)
                     })
@@ -56,12 +60,15 @@ final class SharedDrawing: Sendable {
             for other in drawings where other.path == path && other.appearance != appearance {
                 other.letGoAhead(in: &drawings)
             }
-            if let same = drawings.first(where: { $0.path == path && $0.appearance == appearance }) {
-                let isDone = same.state.withLock { state in
+            for same in drawings where same.path == path && same.appearance == appearance {
+                // One dropped (its askers went away) and not yet out of the table is not joined.
+                let joined: Bool? = same.state.withLock { state in
+                    guard !state.isDropped else { return nil }
                     state.waiters += 1
                     state.isAhead = false
                     return state.isDone
                 }
+                guard let isDone = joined else { continue }
                 if isDone { drawings.removeAll { $0 === same } }
                 return same
             }
@@ -78,7 +85,10 @@ final class SharedDrawing: Sendable {
             for other in drawings where !(other.path == path && other.appearance == appearance) {
                 other.letGoAhead(in: &drawings)
             }
-            guard !drawings.contains(where: { $0.path == path && $0.appearance == appearance }) else { return }
+            let isUnderWay = drawings.contains { drawing in
+                drawing.path == path && drawing.appearance == appearance && !drawing.state.withLock { $0.isDropped }
+            }
+            guard !isUnderWay else { return }
             drawings.append(SharedDrawing(path: path, appearance: appearance, isAhead: true))
         }
     }
