@@ -31,7 +31,7 @@ enum PreviewPrefetch {
         let url: URL
         var detection: Task<Result<DocumentType, PreviewError>, Never>?
         var content: Task<Content?, Never>?
-        /// The file is a font, waiting for `fontAppearance` to be drawn ahead.
+        /// The file is a font (drawn ahead once `fontAppearance` is known).
         var isFont = false
     }
 
