@@ -130,23 +130,44 @@ final class FontRendererTests: XCTestCase {
             XCTAssertTrue(TestDisplay.initialize())
             // As the previewer service starts: its first item's work begins, then the window's
             // measures are known once the styles are, and the specimen is drawn ahead.
+            PreviewPrefetch.forgetFontWindow()
             let before = FontSpecimen.drawingsSent
             PreviewController.prefetch(box)
             XCTAssertTrue(spin { PreviewPrefetch.isFontWaiting }, "its type is found")
             PreviewController.prepareForFontPrefetch()
             XCTAssertTrue(spin { FontSpecimen.drawingsSent == before + 1 }, "the specimen is drawn before any page asks")
-
-            let list = PreviewItemList([PreviewItem(url: box)])
-            let controller = PreviewController()
-            controller.dataSource = list
-            controller.present(transientFor: nil as UnsafeMutablePointer<GtkWindow>?)
-            defer { controller.windowWidget.map { gtk_window_destroy($0.gtkWindow) } }
-            XCTAssertTrue(spin { controller.currentPage?.state == .ready })
-            XCTAssertTrue(waitUntilDrawn())
-            let renderer = try XCTUnwrap(controller.currentPage?.renderer as? FontRenderer)
-            XCTAssertEqual(renderer.lines.first?.text, BoxFont.family)
-            XCTAssertEqual(FontSpecimen.drawingsSent, before + 1, "the page took the drawing made ahead, and drew nothing again once laid out")
+            try Self.assertShownWithoutASecondDrawing(box, drawingsBefore: before)
         }
+    }
+
+    func testAFirstFontFoundAfterTheStylesIsMeasuredAtTheNextTurnAndDrawnAheadToo() throws {
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            PreviewPrefetch.forgetFontWindow()
+            let before = FontSpecimen.drawingsSent
+            PreviewController.prepareForFontPrefetch()  // no item yet: nothing to measure
+            PreviewController.prefetch(box)
+            XCTAssertTrue(spin { FontSpecimen.drawingsSent == before + 1 }, "the specimen is drawn before any page asks")
+            try Self.assertShownWithoutASecondDrawing(box, drawingsBefore: before)
+        }
+    }
+
+    /// Shows `url` in a previewer's window, as the service's first item, and checks that its
+    /// page took the one drawing made ahead.
+    @MainActor
+    private static func assertShownWithoutASecondDrawing(_ url: URL, drawingsBefore before: Int) throws {
+        let list = PreviewItemList([PreviewItem(url: url)])
+        let controller = PreviewController()
+        controller.dataSource = list
+        controller.present(transientFor: nil as UnsafeMutablePointer<GtkWindow>?)
+        defer { controller.windowWidget.map { gtk_window_destroy($0.gtkWindow) } }
+        XCTAssertTrue(spin { controller.currentPage?.state == .ready })
+        XCTAssertTrue(waitUntilDrawn())
+        let renderer = try XCTUnwrap(controller.currentPage?.renderer as? FontRenderer)
+        XCTAssertEqual(renderer.lines.first?.text, BoxFont.family)
+        XCTAssertEqual(FontSpecimen.drawingsSent, before + 1, "the page took the drawing made ahead, and drew nothing again once laid out")
     }
 
     func testAFontDrawnAheadForAnotherWidthIsNotTakenAndThePageDrawsItsOwn() throws {

@@ -1,6 +1,8 @@
 import CGtk
 import DocumentCore
 import Foundation
+import GObjectSupport
+import GtkSupport
 
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application are still starting on the main thread,
@@ -44,6 +46,8 @@ enum PreviewPrefetch {
     /// main thread once libadwaita's styles are loaded (`PreviewController.prepareForFontPrefetch`)
     /// when the first item is a font, nil before. Under `lock`.
     nonisolated(unsafe) private static var fontAppearance: FontSpecimen.Appearance?
+    /// libadwaita's styles are loaded: a first font's window can be measured. Under `lock`.
+    nonisolated(unsafe) private static var isWindowMeasurable = false
 
     /// Starts finding the type of the file at `url` and its renderer's first work.
     static func start(_ url: URL) {
@@ -93,28 +97,52 @@ enum PreviewPrefetch {
     /// measures are known; until they are, the worker readies its font libraries on the file,
     /// and the font waits for them (`measureFontWindow`).
     private static func drawFontAhead(_ url: URL) {
-        let appearance: FontSpecimen.Appearance?? = lock.withLock {
-            guard entry?.url == url else { return .none }
+        enum Next { case draw(FontSpecimen.Appearance), warm(measuring: Bool), nothing }
+        let next: Next = lock.withLock {
+            guard entry?.url == url else { return .nothing }
             entry?.isFont = true
-            return .some(fontAppearance)
+            if let fontAppearance { return .draw(fontAppearance) }
+            return .warm(measuring: isWindowMeasurable)
         }
-        switch appearance {
-        case .some(.some(let appearance)): FontSpecimen.drawAhead(fileAt: url.path, appearance: appearance)
-        case .some(.none): FontSpecimen.warm(fileAt: url.path)
-        case .none: break
+        switch next {
+        case .draw(let appearance): FontSpecimen.drawAhead(fileAt: url.path, appearance: appearance)
+        case .warm(let measuring):
+            FontSpecimen.warm(fileAt: url.path)
+            // The styles were loaded before the type was found: measured when the main loop
+            // next turns, ahead of the calls that make the page (they come through the main
+            // queue, at the default priority), unless the page took the type first.
+            if measuring { MainLoopIdle.run(priority: G_PRIORITY_HIGH) { measureFontWindow() } }
+        case .nothing: break
         }
     }
 
     /// The item prefetched is a font (its type is known).
     static var isFontWaiting: Bool { lock.withLock { entry?.isFont == true } }
 
-    /// Measures the window a first font will be shown in, once, when such a font waits, and
-    /// draws it ahead. Costs a window made and measured (never shown) on the main thread: only
-    /// for a font. A font whose type is known only later (after the styles) is not drawn ahead:
-    /// its page would be made first, and asks itself.
+    /// Forgets the window's measures and that the styles are loaded (for tests: as in a
+    /// service just started).
+    static func forgetFontWindow() {
+        lock.withLock {
+            fontAppearance = nil
+            isWindowMeasurable = false
+        }
+    }
+
+    /// The styles are loaded: measures the window for a first font found already (else when it
+    /// is found, `drawFontAhead`).
+    @MainActor
+    static func windowIsMeasurable() {
+        lock.withLock { isWindowMeasurable = true }
+        measureFontWindow()
+    }
+
+    /// Measures the window a first font will be shown in, once, when such a font waits and its
+    /// page is not made yet (the page takes its type's detection), and draws it ahead. Costs a
+    /// window made and measured (never shown) on the main thread: only for a font.
     @MainActor
     static func measureFontWindow() {
-        guard isFontWaiting, lock.withLock({ fontAppearance == nil }) else { return }
+        let isWaiting = lock.withLock { entry?.isFont == true && entry?.detection != nil && fontAppearance == nil }
+        guard isWaiting else { return }
         // The window's edges as the preview window will have them: it is one like it.
         let window = widget(adw_window_new())
         gtk_window_set_default_size(cast(window), PreviewWindow.defaultSize.width, PreviewWindow.defaultSize.height)
@@ -207,9 +235,10 @@ extension PreviewController {
     /// column's width in the window about to be made, the display's scale and font settings)
     /// and starts that drawing. Call on the main thread once libadwaita's styles are loaded (the
     /// window's edges are the stylesheet's); for a font it costs a window made and measured,
-    /// never shown, and for anything else nothing.
+    /// never shown, and for anything else nothing. A font found later is measured when the main
+    /// loop next turns, unless its page is made first.
     public static func prepareForFontPrefetch() {
-        PreviewPrefetch.measureFontWindow()
+        PreviewPrefetch.windowIsMeasurable()
     }
 }
 
