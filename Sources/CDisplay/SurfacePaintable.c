@@ -16,6 +16,9 @@ struct _DossierSurfacePaintable {
     int y;
     int width;
     int height;
+    /* A coverage paintable: the surface's alpha, drawn in `color`. */
+    gboolean tinted;
+    GdkRGBA color;
 };
 
 static void dossier_surface_paintable_iface_init(GdkPaintableInterface *iface);
@@ -32,9 +35,21 @@ static void dossier_surface_paintable_snapshot(GdkPaintable *paintable, GdkSnaps
     cairo_t *cr = gtk_snapshot_append_cairo(GTK_SNAPSHOT(snapshot), &bounds);
     gboolean scaled = width != self->width || height != self->height;
     if (scaled) cairo_scale(cr, scale_x, scale_y);
-    cairo_set_source_surface(cr, self->surface, -self->x, -self->y);
-    if (scaled) cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
-    cairo_paint(cr);
+    if (self->tinted) {
+        /* The colour through the surface's alpha: what drawing the glyphs in it would give. */
+        cairo_pattern_t *mask = cairo_pattern_create_for_surface(self->surface);
+        cairo_matrix_t place;
+        cairo_matrix_init_translate(&place, self->x, self->y);
+        cairo_pattern_set_matrix(mask, &place);
+        if (scaled) cairo_pattern_set_filter(mask, CAIRO_FILTER_GOOD);
+        gdk_cairo_set_source_rgba(cr, &self->color);
+        cairo_mask(cr, mask);
+        cairo_pattern_destroy(mask);
+    } else {
+        cairo_set_source_surface(cr, self->surface, -self->x, -self->y);
+        if (scaled) cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD);
+        cairo_paint(cr);
+    }
     cairo_destroy(cr);
 }
 
@@ -47,7 +62,8 @@ static int dossier_surface_paintable_get_intrinsic_height(GdkPaintable *paintabl
 }
 
 static GdkPaintableFlags dossier_surface_paintable_get_flags(GdkPaintable *paintable) {
-    (void)paintable;
+    /* A coverage paintable's colour changes (the style's); its size never does. */
+    if (DOSSIER_SURFACE_PAINTABLE(paintable)->tinted) return GDK_PAINTABLE_STATIC_SIZE;
     return GDK_PAINTABLE_STATIC_SIZE | GDK_PAINTABLE_STATIC_CONTENTS;
 }
 
@@ -94,4 +110,24 @@ GdkPaintable *dossier_surface_paintable_new_for_box(cairo_surface_t *surface, in
     self->width = width;
     self->height = height;
     return GDK_PAINTABLE(self);
+}
+
+GdkPaintable *dossier_coverage_paintable_new_for_box(cairo_surface_t *surface, int x, int y, int width, int height,
+                                                     const GdkRGBA *color) {
+    g_return_val_if_fail(color != NULL, NULL);
+    GdkPaintable *paintable = dossier_surface_paintable_new_for_box(surface, x, y, width, height);
+    if (paintable == NULL) return NULL;
+    DossierSurfacePaintable *self = DOSSIER_SURFACE_PAINTABLE(paintable);
+    self->tinted = TRUE;
+    self->color = *color;
+    return paintable;
+}
+
+void dossier_coverage_paintable_set_color(GdkPaintable *paintable, const GdkRGBA *color) {
+    g_return_if_fail(DOSSIER_IS_SURFACE_PAINTABLE(paintable) && color != NULL);
+    DossierSurfacePaintable *self = DOSSIER_SURFACE_PAINTABLE(paintable);
+    g_return_if_fail(self->tinted);
+    if (gdk_rgba_equal(&self->color, color)) return;
+    self->color = *color;
+    gdk_paintable_invalidate_contents(paintable);
 }

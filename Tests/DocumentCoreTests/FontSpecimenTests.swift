@@ -4,8 +4,9 @@ import XCTest
 
 @testable import DocumentCore
 
-/// A font's specimen is drawn in a decoder worker, with the file's own glyphs, in the colour
-/// asked for; a damaged font or a worker that fails ends on a message, and the next font draws.
+/// A font's specimen is drawn in a decoder worker, with the file's own glyphs, as coverage (the
+/// colour is the shower's); asks for the same drawing share it; a damaged font or a worker that
+/// fails ends on a message, and the next font draws.
 final class FontSpecimenTests: XCTestCase {
     /// DejaVu Sans Mono, the sample the previewer shows.
     private var sample: URL {
@@ -13,7 +14,7 @@ final class FontSpecimenTests: XCTestCase {
             .appendingPathComponent("../../data/samples/font.ttf").standardized
     }
 
-    private let appearance = FontSpecimen.Appearance(width: 600, scale: 1, dpi: 96, color: (1, 0, 0, 1))
+    private let appearance = FontSpecimen.Appearance(width: 600, scale: 1, dpi: 96)
 
     /// The share of a line's box that is ink (alpha past one half).
     private func ink(_ line: FontSpecimen.Line) -> Double {
@@ -29,7 +30,7 @@ final class FontSpecimenTests: XCTestCase {
         return Double(inked) / Double(pixels.width * pixels.box.count)
     }
 
-    func testTheSpecimenIsDrawnInTheWorkerWithTheFontsOwnGlyphsInTheColourAskedFor() async throws {
+    func testTheSpecimenIsDrawnInTheWorkerWithTheFontsOwnGlyphsAsCoverage() async throws {
         let folder = try TemporaryFolder()
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
         let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
@@ -48,7 +49,8 @@ final class FontSpecimenTests: XCTestCase {
             // lines in DejaVu Sans Mono: 7 to 21 %).
             XCTAssertGreaterThan(ink(line), 0.25, "\(line.text) at \(line.points) points is drawn in the file's boxes")
         }
-        // A pixel inside a box is the colour asked for (cairo's premultiplied ARGB, little-endian: B G R A).
+        // A pixel inside a box is full coverage: white, opaque (cairo's premultiplied ARGB,
+        // little-endian: B G R A); the page tints it.
         let name = try XCTUnwrap(specimen.lines.first).pixels
         var found: [UInt8] = []
         name.blob.withUnsafeBytes { bytes in
@@ -58,7 +60,88 @@ final class FontSpecimenTests: XCTestCase {
                 if bytes[at + 3] == 255 { found = Array(bytes[at..<(at + 4)]); break }
             }
         }
-        XCTAssertEqual(found, [0, 0, 255, 255], "a solid pixel of the name is red")
+        XCTAssertEqual(found, [255, 255, 255, 255], "a solid pixel of the name is full coverage")
+    }
+
+    /// Waits (60 s at most) until `condition` holds.
+    private func waitFor(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
+
+    func testAsksForTheSameDrawingWhileItIsUnderWayShareOneDrawing() async throws {
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        let before = FontSpecimen.drawingsSent
+        let appearance = appearance
+        // The fonts' queue is held until all three have asked: the first is still waiting then.
+        let held = DispatchSemaphore(value: 0)
+        FontSpecimen.requests.async { held.wait() }
+        async let first = FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        async let second = FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        var narrow = appearance
+        narrow.width = 300
+        async let other = FontSpecimen.draw(fileAt: box.path, appearance: narrow)
+        let asked = await waitFor { SharedDrawing.waiters(for: box.path) == 3 }
+        held.signal()
+        XCTAssertTrue(asked, "the three asks wait")
+        let drawn = try await [first, second, other]
+        XCTAssertEqual(drawn.map(\.family), Array(repeating: BoxFont.family, count: 3))
+        XCTAssertEqual(FontSpecimen.drawingsSent - before, 2, "one drawing for both asks of one key, one for the other key")
+        XCTAssertTrue(drawn[0].lines[0].pixels.blob === drawn[1].lines[0].pixels.blob, "the two asks got the same drawing")
+    }
+
+    func testADrawingWhoseAskersWentAwayIsNotDrawnAndTheNextAskDrawsAnew() async throws {
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        let before = FontSpecimen.drawingsSent
+        let appearance = appearance
+        let held = DispatchSemaphore(value: 0)
+        FontSpecimen.requests.async { held.wait() }
+        let asker = Task { try await FontSpecimen.draw(fileAt: box.path, appearance: appearance) }
+        let asked = await waitFor { SharedDrawing.waiters(for: box.path) == 1 }
+        XCTAssertTrue(asked)
+        asker.cancel()
+        let left = await waitFor { SharedDrawing.waiters(for: box.path) == 0 }
+        XCTAssertTrue(left)
+        held.signal()
+        do {
+            _ = try await asker.value
+            XCTFail("a drawing nobody waits for is not drawn")
+        } catch {
+            XCTAssertEqual(error as? FontSpecimenError, .cancelled)
+        }
+        XCTAssertEqual(FontSpecimen.drawingsSent, before, "nothing was sent to the worker")
+        let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        XCTAssertEqual(specimen.family, BoxFont.family)
+        XCTAssertEqual(FontSpecimen.drawingsSent, before + 1)
+    }
+
+    func testADrawingAheadIsTakenOnceByAnAskOfItsKeyAndAnotherKeyDrawsAnew() async throws {
+        let folder = try TemporaryFolder()
+        let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
+        let before = FontSpecimen.drawingsSent
+        FontSpecimen.drawAhead(fileAt: box.path, appearance: appearance)
+        let taken = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        XCTAssertEqual(FontSpecimen.drawingsSent - before, 1, "the ask took the drawing made ahead")
+        XCTAssertEqual(taken.appearance, appearance)
+
+        // Taken once: the next ask of that key draws again; an ask of another key never takes it.
+        _ = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        XCTAssertEqual(FontSpecimen.drawingsSent - before, 2)
+        FontSpecimen.drawAhead(fileAt: box.path, appearance: appearance)
+        let sent = await waitFor { FontSpecimen.drawingsSent - before == 3 }
+        XCTAssertTrue(sent, "the drawing ahead is sent")
+        var wider = appearance
+        wider.width = 700
+        let other = try await FontSpecimen.draw(fileAt: box.path, appearance: wider)
+        XCTAssertEqual(other.appearance, wider)
+        XCTAssertEqual(FontSpecimen.drawingsSent - before, 4, "another key is drawn anew")
+        FontSpecimen.dropDrawingAhead(fileAt: box.path)
     }
 
     func testFontsDrawnOneAfterAnotherInOneWorkerEachShowTheirOwnGlyphs() async throws {

@@ -21,6 +21,16 @@ GdkPaintable *dossier_surface_paintable_new(cairo_surface_t *surface);
    (a line of text's ink above or below its line, drawn over its neighbours as a label's is). */
 GdkPaintable *dossier_surface_paintable_new_for_box(cairo_surface_t *surface, int x, int y, int width, int height);
 
+/* A paintable of dossier_surface_paintable_new_for_box whose surface is coverage: only its alpha
+   counts, drawn in `color` (a font specimen's glyphs, drawn once as coverage in a decoder
+   worker, in the text colour of the style of the moment). Safe on any thread. */
+GdkPaintable *dossier_coverage_paintable_new_for_box(cairo_surface_t *surface, int x, int y, int width, int height,
+                                                     const GdkRGBA *color);
+
+/* Draws a coverage paintable in `color` from its next frame on, without drawing the surface
+   again (the style turned dark, or high contrast). Main thread. */
+void dossier_coverage_paintable_set_color(GdkPaintable *paintable, const GdkRGBA *color);
+
 /* A paintable of `texture` (it takes a reference of its own) whose pixels stay sharp when it
    is drawn larger than they are: nearest-neighbour above 100 %, smoothed below, so pixel art
    and icons zoomed in show their pixels rather than a blur. Intrinsic size: the texture's.

@@ -1,13 +1,15 @@
 import CGtk
 import DocumentCore
 import Foundation
+import GObjectSupport
+import GtkSupport
 
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application are still starting on the main thread,
 /// and that item's type, and the file work of its renderer (an image's reduced decode in the
 /// decoder worker, which it starts, a media file's inspection there, a PDF's first page in
 /// the decoder worker, an archive's listing there, the first part of a text, a Markdown file
-/// parsed), run meanwhile on another core. The page and
+/// parsed, a font's specimen drawn there), run meanwhile on another core. The page and
 /// its renderer take the results when they get there, for that file only and once.
 ///
 /// One item at most: a newer one replaces it. What is not taken is dropped with it.
@@ -31,6 +33,8 @@ enum PreviewPrefetch {
         let url: URL
         var detection: Task<Result<DocumentType, PreviewError>, Never>?
         var content: Task<Content?, Never>?
+        /// The file is a font (drawn ahead once `fontAppearance` is known).
+        var isFont = false
     }
 
     private static let lock = NSLock()
@@ -38,6 +42,12 @@ enum PreviewPrefetch {
     /// The scale of the display's first monitor, read on the main thread once GTK is up (the
     /// window's first size is counted in device pixels for images).
     nonisolated(unsafe) static var scale: Int32 = 1
+    /// How a first font's specimen is drawn in the window about to be made: measured on the
+    /// main thread once libadwaita's styles are loaded (`PreviewController.prepareForFontPrefetch`)
+    /// when the first item is a font, nil before. Under `lock`.
+    nonisolated(unsafe) private static var fontAppearance: FontSpecimen.Appearance?
+    /// libadwaita's styles are loaded: a first font's window can be measured. Under `lock`.
+    nonisolated(unsafe) private static var isWindowMeasurable = false
 
     /// Starts finding the type of the file at `url` and its renderer's first work.
     static func start(_ url: URL) {
@@ -48,7 +58,11 @@ enum PreviewPrefetch {
             guard case .success(let type) = await detection.value else { return nil }
             return await work(for: url, type: type)
         }
-        lock.withLock { entry = Entry(url: url, detection: detection, content: content) }
+        let replaced = lock.withLock {
+            defer { entry = Entry(url: url, detection: detection, content: content) }
+            return entry?.url
+        }
+        if let replaced, replaced != url { FontSpecimen.dropDrawingAhead(fileAt: replaced.path) }
     }
 
     /// The type detection started for `url`, if any (once).
@@ -76,6 +90,72 @@ enum PreviewPrefetch {
     /// Drops what was begun for `url` and not taken (its renderer did not ask for it).
     static func discard(for url: URL) {
         lock.withLock { if entry?.url == url { entry = nil } }
+        FontSpecimen.dropDrawingAhead(fileAt: url.path)
+    }
+
+    /// A first font's specimen drawn ahead for the window about to be made, when the window's
+    /// measures are known; until they are, the worker readies its font libraries on the file,
+    /// and the font waits for them (`measureFontWindow`).
+    private static func drawFontAhead(_ url: URL) {
+        enum Next { case draw(FontSpecimen.Appearance), warm(measuring: Bool), nothing }
+        let next: Next = lock.withLock {
+            guard entry?.url == url else { return .nothing }
+            entry?.isFont = true
+            if let fontAppearance { return .draw(fontAppearance) }
+            return .warm(measuring: isWindowMeasurable)
+        }
+        switch next {
+        case .draw(let appearance): FontSpecimen.drawAhead(fileAt: url.path, appearance: appearance)
+        case .warm(let measuring):
+            FontSpecimen.warm(fileAt: url.path)
+            // The styles were loaded before the type was found: measured when the main loop
+            // next turns, ahead of the calls that make the page (they come through the main
+            // queue, at the default priority), unless the page took the type first.
+            if measuring { MainLoopIdle.run(priority: G_PRIORITY_HIGH) { measureFontWindow() } }
+        case .nothing: break
+        }
+    }
+
+    /// The item prefetched is a font (its type is known).
+    static var isFontWaiting: Bool { lock.withLock { entry?.isFont == true } }
+
+    /// Forgets the window's measures and that the styles are loaded (for tests: as in a
+    /// service just started).
+    static func forgetFontWindow() {
+        lock.withLock {
+            fontAppearance = nil
+            isWindowMeasurable = false
+        }
+    }
+
+    /// The styles are loaded: measures the window for a first font found already (else when it
+    /// is found, `drawFontAhead`).
+    @MainActor
+    static func windowIsMeasurable() {
+        lock.withLock { isWindowMeasurable = true }
+        measureFontWindow()
+    }
+
+    /// Measures the window a first font will be shown in, once, when such a font waits and its
+    /// page is not made yet (the page takes its type's detection), and draws it ahead. Costs a
+    /// window made and measured (never shown) on the main thread: only for a font.
+    @MainActor
+    static func measureFontWindow() {
+        let isWaiting = lock.withLock { entry?.isFont == true && entry?.detection != nil && fontAppearance == nil }
+        guard isWaiting else { return }
+        // The window's edges as the preview window will have them: it is one like it.
+        let window = widget(adw_window_new())
+        gtk_window_set_default_size(cast(window), PreviewWindow.defaultSize.width, PreviewWindow.defaultSize.height)
+        let view = gtk_scrolled_window_new()!
+        adw_window_set_content(cast(window), view)
+        let width = FontRenderer.columnWidth(windowContent: PreviewWindow.contentWidth(of: window))
+        let appearance = FontRenderer.appearance(of: view, width: width)
+        gtk_window_destroy(cast(window))
+        let waiting: URL? = lock.withLock {
+            fontAppearance = appearance
+            return entry?.isFont == true ? entry?.url : nil
+        }
+        if let waiting { FontSpecimen.drawAhead(fileAt: waiting.path, appearance: appearance) }
     }
 
     /// What the built-in renderer of `type` would do first, for the window's default size.
@@ -126,9 +206,9 @@ enum PreviewPrefetch {
         if type.conforms(to: .archive), !ArchiveRenderer.isOfficeDocument(type) {
             return .archive(await blockingWork { ArchiveRenderer.read(url.path, type: type) })
         }
-        // The specimen needs the view's width and colours: the worker that `prepareInBackground`
-        // started draws a line of it meanwhile, for its libraries' first use.
-        if type.conforms(to: .font) { FontSpecimen.warm(fileAt: url.path) }
+        // The specimen is drawn ahead, without its colour (the style's, known only once the
+        // window is): the page's renderer takes it (`FontSpecimen.draw` joins it).
+        if type.conforms(to: .font) { drawFontAhead(url) }
         return nil
     }
 }
@@ -149,6 +229,16 @@ extension PreviewController {
               let first = g_list_model_get_item(monitors, 0) else { return }
         PreviewPrefetch.scale = max(gdk_monitor_get_scale_factor(OpaquePointer(first)), 1)
         g_object_unref(first)
+    }
+
+    /// When the prefetched item is a font, measures what its specimen drawn ahead needs (the
+    /// column's width in the window about to be made, the display's scale and font settings)
+    /// and starts that drawing. Call on the main thread once libadwaita's styles are loaded (the
+    /// window's edges are the stylesheet's); for a font it costs a window made and measured,
+    /// never shown, and for anything else nothing. A font found later is measured when the main
+    /// loop next turns, unless its page is made first.
+    public static func prepareForFontPrefetch() {
+        PreviewPrefetch.windowIsMeasurable()
     }
 }
 

@@ -23,21 +23,35 @@ final class PreviewWindow {
     nonisolated static let defaultSize: (width: Int32, height: Int32) = (900, 700)
 
     /// The width `root`'s content has, or is about to get when the window is not laid out yet
-    /// (a renderer's first drawing): its default width less the window's own edges. A window
-    /// drawn without a compositor keeps a resize border inside its size (5 px a side in
-    /// Adwaita), and a first drawing made for the whole default width was drawn again at once.
+    /// (a renderer's first drawing): its default width, within the screen's, less the window's
+    /// own edges. A window drawn without a compositor keeps a resize border inside its size (5 px
+    /// a side in Adwaita), and a first drawing made for the whole default width was drawn again
+    /// at once.
     static func contentWidth(of root: WidgetPointer) -> Int32 {
         let allocated = gtk_widget_get_width(root)
         if allocated > 0 { return allocated }
         var width: Int32 = 0, height: Int32 = 0
         gtk_window_get_default_size(cast(root), &width, &height)
         if width <= 0 { width = defaultSize.width }
+        // GTK fits a window's default size into its monitor: on a screen narrower than the
+        // window (640 logical pixels at scale 2), the window is the screen's width.
+        if let screen = firstMonitorWidth(of: root), screen > 0 { width = min(width, screen) }
         // The window's measure holds its content's and its own padding, border and margin.
         guard let content = gtk_widget_get_first_child(root) else { return width }
         var window: Int32 = 0, inside: Int32 = 0
         gtk_widget_measure(root, GTK_ORIENTATION_HORIZONTAL, -1, &window, nil, nil, nil)
         gtk_widget_measure(content, GTK_ORIENTATION_HORIZONTAL, -1, &inside, nil, nil, nil)
         return max(width - max(window - inside, 0), 1)
+    }
+
+    /// The width of the display's first monitor, in logical pixels (where a window is not yet shown).
+    private static func firstMonitorWidth(of widget: WidgetPointer) -> Int32? {
+        guard let monitors = gdk_display_get_monitors(gtk_widget_get_display(widget)),
+              let first = g_list_model_get_item(monitors, 0) else { return nil }
+        defer { g_object_unref(first) }
+        var geometry = GdkRectangle()
+        gdk_monitor_get_geometry(OpaquePointer(first), &geometry)
+        return geometry.width
     }
 
     init(application: UnsafeMutablePointer<GtkApplication>?) {

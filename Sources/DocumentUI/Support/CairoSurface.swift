@@ -66,12 +66,12 @@ final class CairoSurface: @unchecked Sendable {
     }
 }
 
-/// A paintable of pixels a decoder worker drew (`FontSpecimen.Pixels`: cairo's ARGB32), drawn
-/// straight from the worker's sealed memfd, mapped read-only and never copied; the mapping stays
-/// while the paintable lives. Its intrinsic size is in logical pixels (`pixels.scale` pixels to
-/// one), the line's box: ink above or below it is drawn around it. Nil when cairo cannot take the
-/// layout.
-func paintable(showing pixels: FontSpecimen.Pixels) -> ObjectReference? {
+/// A paintable of a font specimen's line a decoder worker drew (`FontSpecimen.Pixels`: coverage
+/// in cairo's ARGB32), drawn in `color` straight from the worker's sealed memfd, mapped read-only
+/// and never copied; the mapping stays while the paintable lives. Its intrinsic size is in
+/// logical pixels (`pixels.scale` pixels to one), the line's box: ink above or below it is drawn
+/// around it. `setColor(of:to:)` changes its colour. Nil when cairo cannot take the layout.
+func paintable(showing pixels: FontSpecimen.Pixels, in color: GdkRGBA) -> ObjectReference? {
     // The bytes stay mapped as long as the blob lives: the surface holds the blob (user data).
     guard let base = pixels.blob.withUnsafeBytes({ $0.baseAddress }),
           let surface = cairo_image_surface_create_for_data(
@@ -86,9 +86,19 @@ func paintable(showing pixels: FontSpecimen.Pixels) -> ObjectReference? {
         return nil
     }
     cairo_surface_set_device_scale(surface, Double(pixels.scale), Double(pixels.scale))
-    let box = dossier_surface_paintable_new_for_box(surface, 0, Int32(pixels.box.lowerBound / pixels.scale),
-                                                    Int32(pixels.width / pixels.scale), Int32(pixels.box.count / pixels.scale))
+    var color = color
+    let box = dossier_coverage_paintable_new_for_box(surface, 0, Int32(pixels.box.lowerBound / pixels.scale),
+                                                     Int32(pixels.width / pixels.scale), Int32(pixels.box.count / pixels.scale),
+                                                     &color)
     return ObjectReference(taking: UnsafeMutableRawPointer(box!))
+}
+
+/// Draws a paintable of `paintable(showing:in:)` in `color` from its next frame on, without a
+/// new drawing of its line.
+@MainActor
+func setColor(of paintable: OpaquePointer, to color: GdkRGBA) {
+    var color = color
+    dossier_coverage_paintable_set_color(paintable, &color)
 }
 
 /// The key of the blob a surface over a worker's pixels holds.

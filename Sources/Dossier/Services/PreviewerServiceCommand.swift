@@ -62,6 +62,8 @@ struct PreviewerServiceCommand {
         let bus = PreviewerBus.start()
         Display.loadStyles()
         PreviewController.allowLibraryLoading()
+        // A first font is drawn ahead for the window's measures, which need the stylesheet.
+        PreviewController.prepareForFontPrefetch()
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_IS_SERVICE))!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)

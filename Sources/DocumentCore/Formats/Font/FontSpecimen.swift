@@ -2,8 +2,8 @@ import Foundation
 
 /// A font file's specimen (its name, its alphabet and a sample at several sizes), drawn in a
 /// decoder worker: FreeType parses the file and runs its hinting instructions there, never in the
-/// process that asks. What the font is and covers comes back as values, the lines as pixels in
-/// one sealed memfd.
+/// process that asks. What the font is and covers comes back as values, the lines as their
+/// glyphs' coverage in one sealed memfd (the colour is the shower's).
 public struct FontSpecimen: Sendable {
     /// The sizes, in points, the sample is drawn at, smallest first.
     public static let sampleSizes = [12, 18, 24, 36, 48, 72]
@@ -11,17 +11,16 @@ public struct FontSpecimen: Sendable {
     static let alphabetPoints = 24
     static let alphabet = ["ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789 .,:;!?&@#%*()[]{}"]
 
-    /// How the lines are drawn, for the widget that shows them.
-    public struct Appearance: Sendable, Equatable {
+    /// How the lines are drawn, for the widget that shows them: the key of a drawing. It holds no
+    /// colour (the lines are coverage, tinted where they are shown), only what is known of the
+    /// display before libadwaita's stylesheet is loaded, so a drawing can be asked for ahead.
+    public struct Appearance: Sendable, Hashable {
         /// The width the lines wrap at, in logical pixels.
         public var width: Int
         /// Device pixels per logical pixel (the widget's scale factor).
         public var scale: Int
         /// The resolution that turns points into logical pixels (96, or the desktop's text scaling).
         public var dpi: Double
-        /// The text colour as straight (not premultiplied) red, green, blue and alpha from 0 to 1;
-        /// the rest is transparent.
-        public var color: (red: Double, green: Double, blue: Double, alpha: Double)
         /// cairo's font options as the widget has them (`cairo_antialias_t`, `cairo_hint_style_t`,
         /// `cairo_hint_metrics_t` values); subpixel antialiasing is drawn grey (there is no
         /// background to draw it on).
@@ -33,17 +32,12 @@ public struct FontSpecimen: Sendable {
         /// Whether glyphs are placed on whole pixels (`pango_context_set_round_glyph_positions`).
         public var roundsGlyphPositions = true
 
-        /// Describes lines wrapped at `width` logical pixels, drawn at `scale` and `dpi` in
-        /// `color`, with cairo's default font options.
-        public init(width: Int, scale: Int, dpi: Double, color: (red: Double, green: Double, blue: Double, alpha: Double)) {
+        /// Describes lines wrapped at `width` logical pixels, drawn at `scale` and `dpi`, with
+        /// cairo's default font options.
+        public init(width: Int, scale: Int, dpi: Double) {
             self.width = width
             self.scale = scale
             self.dpi = dpi
-            self.color = color
-        }
-
-        public static func == (left: Appearance, right: Appearance) -> Bool {
-            left.options == right.options
         }
 
         /// The widest line drawn, in device pixels (`width` × `scale`).
@@ -51,7 +45,6 @@ public struct FontSpecimen: Sendable {
 
         var options: [String: String] {
             ["width": String(width), "scale": String(scale), "dpi": String(dpi),
-             "color": [color.red, color.green, color.blue, color.alpha].map { String($0) }.joined(separator: " "),
              "antialias": String(antialias), "hintStyle": String(hintStyle), "hintMetrics": String(hintMetrics),
              "roundsGlyphPositions": roundsGlyphPositions ? "1" : "0"]
         }
@@ -59,11 +52,9 @@ public struct FontSpecimen: Sendable {
         /// The appearance a request's `options` give, when they are whole and within bounds.
         init?(options: [String: String]) {
             guard let width = options["width"].flatMap(Int.init), let scale = options["scale"].flatMap(Int.init),
-                  let dpi = options["dpi"].flatMap(Double.init),
-                  let color = options["color"]?.split(separator: " ").compactMap({ Double($0) }), color.count == 4,
-                  color.allSatisfy({ (0...1).contains($0) }), (1...4).contains(scale), width > 0,
+                  let dpi = options["dpi"].flatMap(Double.init), (1...4).contains(scale), width > 0,
                   width * scale <= Self.widest, (24...480).contains(dpi) else { return nil }
-            self.init(width: width, scale: scale, dpi: dpi, color: (color[0], color[1], color[2], color[3]))
+            self.init(width: width, scale: scale, dpi: dpi)
             antialias = options["antialias"].flatMap(Int32.init) ?? 0
             hintStyle = options["hintStyle"].flatMap(Int32.init) ?? 0
             hintMetrics = options["hintMetrics"].flatMap(Int32.init) ?? 0
@@ -95,7 +86,9 @@ public struct FontSpecimen: Sendable {
 
     /// A line's pixels: `height` rows of `width` premultiplied ARGB32 pixels (cairo's format, in
     /// the machine's byte order), `stride` bytes apart, from `offset` in `blob`; `scale` pixels to a
-    /// logical pixel. Checked against the blob's size: the worker that made them is not trusted.
+    /// logical pixel. The glyphs' coverage: white, at the alpha of their ink, to be tinted with the
+    /// text colour where they are shown. Checked against the blob's size: the worker that made
+    /// them is not trusted.
     public struct Pixels: Sendable {
         /// The sealed memory that holds the pixels.
         public let blob: SealedBlob

@@ -6,16 +6,17 @@ extension FontSpecimen {
 
     /// One request at a time goes to the previewer's workers (`PreviewWorkers`, which the
     /// previewer service starts as it starts: a first font does not wait for a worker of its own
-    /// to start beside GTK); one whose asker went away while it waited is dropped before it is
-    /// drawn (an arrow key held down in a folder of fonts).
-    private static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)
+    /// to start beside GTK); one whose askers all went away while it waited is dropped before it
+    /// is drawn (an arrow key held down in a folder of fonts).
+    static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)
 
     /// The operation that readies a worker for fonts (`warm(fileAt:)`).
     static let warmOperation = "font-warm"
 
     /// Readies the previewer's worker to draw the font file at `path`, off the caller's thread:
-    /// the previewer service does so for its first item, while GTK starts, and the page's
-    /// specimen then waits for none of the libraries' first use.
+    /// the previewer service does so for its first item while GTK starts, when it cannot yet ask
+    /// for the specimen itself (`drawAhead`), and that drawing then waits for none of the
+    /// libraries' first use.
     public static func warm(fileAt path: String) {
         requests.async {
             guard let fd = try? WorkerInput.open(path) else { return }
@@ -25,12 +26,33 @@ extension FontSpecimen {
     }
 
     /// Draws the specimen of the font file at `path` as `appearance` says, in a decoder worker;
-    /// the file goes to the worker as an open descriptor. Never blocks the caller's thread.
+    /// the file goes to the worker as an open descriptor. Never blocks the caller's thread. A
+    /// drawing of the same file and appearance already under way, or drawn ahead
+    /// (`drawAhead`), is joined: the worker draws it once.
     /// - Throws: `FontSpecimenError`, with a message for the error page.
     public static func draw(fileAt path: String, appearance: Appearance) async throws(FontSpecimenError) -> FontSpecimen {
-        try await draw(fileAt: path, appearance: appearance, worker: PreviewWorkers.current)
+        try await SharedDrawing.join(path, appearance).result()
     }
 
+    /// Starts drawing the specimen of the font file at `path` as `appearance` says, before anyone
+    /// asks: the previewer service does so for its first item while its window is made. The
+    /// first `draw` of that file and appearance takes it; one drawing is kept ahead at most (a
+    /// newer one replaces it), and `dropDrawingAhead` lets it go.
+    public static func drawAhead(fileAt path: String, appearance: Appearance) {
+        SharedDrawing.ahead(path, appearance)
+    }
+
+    /// Lets go of a drawing made ahead for the file at `path` that nobody took (its page shows
+    /// it otherwise); one not yet sent to the worker is not drawn.
+    public static func dropDrawingAhead(fileAt path: String) {
+        SharedDrawing.dropAhead(path)
+    }
+
+    /// How many specimen drawings were sent to workers in this process so far.
+    package static var drawingsSent: Int { sent.withLock { $0 } }
+    private static let sent = Locked(0)
+
+    /// Draws with `worker`, now, on its own: no drawing is shared.
     static func draw(fileAt path: String, appearance: Appearance,
                      worker: some DecoderWorkers) async throws(FontSpecimenError) -> FontSpecimen {
         let cancelled = Locked(false)
@@ -50,11 +72,12 @@ extension FontSpecimen {
     }
 
     /// The request and its reply, blocking.
-    private static func drawNow(fileAt path: String, appearance: Appearance,
-                                worker: some DecoderWorkers) throws(FontSpecimenError) -> FontSpecimen {
+    static func drawNow(fileAt path: String, appearance: Appearance,
+                        worker: some DecoderWorkers) throws(FontSpecimenError) -> FontSpecimen {
         let fd: Int32
         do { fd = try WorkerInput.open(path) } catch { throw .unreadable(error.reason) }
         defer { close(fd) }
+        sent.withLock { $0 += 1 }
         let output = try worker.perform(operation, input: fd, options: appearance.options, cancellation: nil) { failure -> FontSpecimenError in
             switch failure {
             case .refused(let message): .notDrawable(message)

@@ -4,7 +4,7 @@ import GObjectSupport
 
 /// The worker's side of `FontSpecimen`: the font file loaded into a private fontconfig
 /// configuration, each line laid out by Pango with the font alone and drawn by cairo, one under
-/// the other, into pixels that go back in a sealed memfd.
+/// the other, as coverage (white at the ink's alpha) that goes back in a sealed memfd.
 enum SpecimenDrawing {
     /// The most rows one line wraps into; past it, the line ends in an ellipsis.
     static let mostRows: Int32 = 6
@@ -13,7 +13,7 @@ enum SpecimenDrawing {
 
     static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
         guard let appearance = FontSpecimen.Appearance(options: options) else {
-            return (WorkerReply(error: "a font request without its width, scale, resolution or colour"), nil)
+            return (WorkerReply(error: "a font request without its width, scale or resolution"), nil)
         }
         var (reply, output): (WorkerReply, Int32?)
         do throws(FontFileError) {
@@ -30,7 +30,7 @@ enum SpecimenDrawing {
     /// worker's first use of fontconfig, Pango, HarfBuzz, FreeType and cairo (tens of ms) is over
     /// when the page asks for the specimen.
     static func warm(input: Int32) -> (WorkerReply, Int32?) {
-        let appearance = FontSpecimen.Appearance(width: 400, scale: 1, dpi: 96, color: (0, 0, 0, 1))
+        let appearance = FontSpecimen.Appearance(width: 400, scale: 1, dpi: 96)
         if let font = try? FontFile.load(input), let (_, output) = try? draw(font, appearance, oneLine: true), let output {
             close(output)
         }
@@ -102,7 +102,9 @@ enum SpecimenDrawing {
         defer { cairo_surface_destroy(surface) }
         let cairo = cairo_create(surface)
         cairo_scale(cairo, Double(scale), Double(scale))
-        cairo_set_source_rgba(cairo, appearance.color.red, appearance.color.green, appearance.color.blue, appearance.color.alpha)
+        // Coverage only: white at the ink's alpha, tinted by whoever shows it (its colour
+        // follows the style without a new drawing).
+        cairo_set_source_rgba(cairo, 1, 1, 1, 1)
         var lines: [DrawnSpecimen.Line] = []
         var y = 0
         for (line, text) in zip(laidOut, texts) {

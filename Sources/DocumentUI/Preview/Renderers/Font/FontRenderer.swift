@@ -6,10 +6,11 @@ import GtkSupport
 
 /// Fonts as a specimen: the family name, the alphabet, digits and punctuation, and a sample at
 /// several sizes, all in the file's own font. The font is never loaded in this process: a decoder
-/// worker draws the lines (`FontSpecimen`) at this view's width, scale and text colour, and they
-/// are shown as pictures over the worker's pixels, named by their text for screen readers (the
-/// text cannot be selected). The captions stay labels in the desktop's font. When the width, the
-/// scale or the style (dark, high contrast) changes, the worker draws the lines again.
+/// worker draws the lines' coverage (`FontSpecimen`) at this view's width, scale and font
+/// settings, and they are shown as pictures over the worker's pixels in the view's text colour,
+/// named by their text for screen readers (the text cannot be selected). The captions stay
+/// labels in the desktop's font. When the width or the scale changes, the worker draws the lines
+/// again; when the style does (dark, high contrast), only their colour changes.
 @MainActor
 public final class FontRenderer: PreviewRenderer {
     public static let supportedTypes: [DocumentType] = [.font]
@@ -28,6 +29,8 @@ public final class FontRenderer: PreviewRenderer {
     /// How the lines shown were drawn, and whether a drawing is under way.
     private var drawn: FontSpecimen.Appearance?
     private var redrawing = false
+    /// The colour the lines are shown in: the view's text colour when they were last tinted.
+    private var color = GdkRGBA()
     private var styleWatches: [SignalConnection] = []
 
     /// Makes a renderer that shows a font's specimen.
@@ -47,7 +50,9 @@ public final class FontRenderer: PreviewRenderer {
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         path = item.url.path
-        let appearance = appearance(width: fittingWidth)
+        // The previewer service's first font was drawn ahead for this appearance
+        // (`PreviewPrefetch`): the drawing is taken, not made again.
+        let appearance = Self.appearance(of: rootView, width: fittingWidth)
         let specimen: FontSpecimen
         do throws(FontSpecimenError) {
             specimen = try await FontSpecimen.draw(fileAt: path, appearance: appearance)
@@ -58,7 +63,7 @@ public final class FontRenderer: PreviewRenderer {
         build(specimen, type: type)
         setAccessibleName(rootView, tr("Font specimen of %s", item.displayTitle))
 
-        // Drawn again for a new width, scale or style.
+        // Drawn again for a new width or scale; tinted again for a new style.
         let adjustment = gtk_scrolled_window_get_hadjustment(cast(rootView))
         connectSignal(UnsafeMutableRawPointer(adjustment!), "notify::page-size") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.redrawIfChanged()
@@ -69,10 +74,11 @@ public final class FontRenderer: PreviewRenderer {
                 connectSignal(raw(manager), signal) { [weak self] (_: UnsafeMutableRawPointer?) in
                     // The style's colours reach the widgets at their next frame.
                     guard let self else { return }
-                    onNextFrame(of: self.rootView) { [weak self] in self?.redrawIfChanged() }
+                    onNextFrame(of: self.rootView) { [weak self] in self?.tintIfChanged() }
                 }
             }
         }
+        onNextFrame(of: rootView) { [weak self] in self?.tintIfChanged() }
         redrawIfChanged()
     }
 
@@ -116,22 +122,36 @@ public final class FontRenderer: PreviewRenderer {
         gtk_box_append(cast(column), sizes)
     }
 
-    /// Puts the specimen's lines in the pictures (the same file drawn again has the same lines).
+    /// Puts the specimen's lines in the pictures (the same file drawn again has the same lines),
+    /// in the view's text colour.
     private func show(_ specimen: FontSpecimen) {
         guard specimen.lines.count == pictures.count else { return }
+        dossier_widget_color(rootView, &color)
         for (picture, line) in zip(pictures, specimen.lines) {
-            let paintable = paintable(showing: line.pixels)
+            let paintable = paintable(showing: line.pixels, in: color)
             withExtendedLifetime(paintable) {
                 gtk_picture_set_paintable(cast(picture), paintable.map { OpaquePointer($0.pointer) })
             }
         }
     }
 
-    /// Draws the lines again when the view's width, scale or colours are no longer those they
-    /// were drawn for; one drawing at a time, the last one for the view as it is by then.
+    /// Shows the lines in the view's text colour when it is no longer the one they have (a new
+    /// style): the same drawing, another colour.
+    private func tintIfChanged() {
+        var now = GdkRGBA()
+        dossier_widget_color(rootView, &now)
+        guard gdk_rgba_equal(&now, &color) == 0 else { return }
+        color = now
+        for picture in pictures {
+            if let paintable = gtk_picture_get_paintable(cast(picture)) { setColor(of: paintable, to: now) }
+        }
+    }
+
+    /// Draws the lines again when the view's width or scale are no longer those they were drawn
+    /// for; one drawing at a time, the last one for the view as it is by then.
     private func redrawIfChanged() {
         guard !redrawing, let drawn else { return }
-        let wanted = appearance(width: shownWidth)
+        let wanted = Self.appearance(of: rootView, width: shownWidth)
         guard wanted != drawn else { return }
         redrawing = true
         let path = path
@@ -146,16 +166,15 @@ public final class FontRenderer: PreviewRenderer {
         }
     }
 
-    /// How the lines are drawn for this view now, `width` logical pixels wide.
-    private func appearance(width: Int) -> FontSpecimen.Appearance {
-        var color = GdkRGBA()
-        dossier_widget_color(rootView, &color)
-        let context = gtk_widget_get_pango_context(rootView)
+    /// How the lines are drawn for `widget` (the view, or one like it in the window the view
+    /// will be in) now, `width` logical pixels wide: its scale and its Pango context's font
+    /// settings, which GTK takes from its settings, not from the stylesheet.
+    static func appearance(of widget: WidgetPointer, width: Int) -> FontSpecimen.Appearance {
+        let context = gtk_widget_get_pango_context(widget)
         let dpi = pango_cairo_context_get_resolution(context)
-        let scale = Int(min(max(gtk_widget_get_scale_factor(rootView), 1), 4))
+        let scale = Int(min(max(gtk_widget_get_scale_factor(widget), 1), 4))
         var appearance = FontSpecimen.Appearance(
-            width: min(width, FontSpecimen.Appearance.widest / scale), scale: scale, dpi: dpi > 0 ? dpi : 96,
-            color: (Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha)))
+            width: min(width, FontSpecimen.Appearance.widest / scale), scale: scale, dpi: dpi > 0 ? dpi : 96)
         if let options = pango_cairo_context_get_font_options(context) {
             appearance.antialias = Int32(cairo_font_options_get_antialias(options).rawValue)
             appearance.hintStyle = Int32(cairo_font_options_get_hint_style(options).rawValue)
@@ -174,6 +193,11 @@ public final class FontRenderer: PreviewRenderer {
     /// The column's width in the window the view is in (`PreviewWindow.contentWidth`).
     private var fittingWidth: Int {
         let width = gtk_widget_get_root(rootView).map { PreviewWindow.contentWidth(of: widget($0)) } ?? PreviewWindow.defaultSize.width
-        return max(Int(width) - 2 * Int(Self.sideMargin), 1)
+        return Self.columnWidth(windowContent: width)
+    }
+
+    /// The column's width in a window whose content is `width` logical pixels wide.
+    static func columnWidth(windowContent width: Int32) -> Int {
+        max(Int(width) - 2 * Int(sideMargin), 1)
     }
 }
