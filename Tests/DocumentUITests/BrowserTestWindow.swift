@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import DocumentCore
 import DossierFixtures
 import Foundation
 import GObjectSupport
@@ -15,8 +16,11 @@ final class BrowserTestWindow {
     let window: WidgetPointer
     let browser: DocumentBrowser
 
-    init(location: BrowserLocation) {
-        browser = DocumentBrowser(location: location)
+    /// `thumbnails`: a generator of the test's own (its own cache, one worker) instead of the
+    /// process's.
+    init(location: BrowserLocation, thumbnails: ThumbnailGenerator? = nil) {
+        browser = thumbnails.map { DocumentBrowser(location: location, directories: UserDirectories(), trash: Trash(), thumbnails: $0) }
+            ?? DocumentBrowser(location: location)
         window = widget(adw_window_new())
         gtk_window_set_title(cast(window), "Browser Test")
         gtk_window_set_default_size(cast(window), 1100, 760)

@@ -99,7 +99,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     public let cache: ThumbnailCache
     /// Where remote files are downloaded to be thumbnailed.
     public let downloads: RemoteDownloads
-    private let maker: ThumbnailMaker
+    let maker: ThumbnailMaker
     private let workers: Int
 
     private struct Job {
@@ -400,6 +400,14 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             cancelled.insert(id)
         }
         condition.unlock()
+    }
+
+    /// Requests waiting for a thread, not counting those being made (for tests: with one
+    /// worker, none waiting once a lowest-priority request has been delivered means none left).
+    package var waitingRequests: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return pending.count
     }
 
     private func setPriority(_ id: Int, _ priority: Int) {

@@ -11,6 +11,11 @@ extension DocumentBrowser {
         feed.stateDidChange = { [weak self] _ in self?.updateVisibleChild() }
         feed.itemsDidChange = { [weak self] in self?.updateVisibleChild() }
         feed.warning = { [weak self] message in self?.toast(message) }
+        feed.folderDidList = { [weak self] items in
+            guard let self, case .folder(let url) = self.location else { return }
+            self.folderThumbnails.folderListed(url, items: items)
+        }
+        feed.folderItemsDidArrive = { [weak self] items in self?.folderThumbnails.itemsArrived(items) }
         path.navigate = { [weak self] url in self?.go(to: .folder(url)) }
         path.typed = { [weak self] text in self?.openTypedLocation(text) }
         path.returnFocus = { [weak self] in self?.focusItemsNow() }

@@ -41,7 +41,10 @@ public final class DocumentBrowser {
     /// Only documents of these types (or of a subtype) are shown, besides folders; empty shows
     /// every document. A document-based app scopes its browser to the types it edits.
     public var contentTypes: [DocumentType] = [] {
-        didSet { model.contentTypes = contentTypes }
+        didSet {
+            model.contentTypes = contentTypes
+            folderThumbnails.contentTypes = contentTypes
+        }
     }
     /// The files New Document offers to copy into the shown folder; nil offers those in the
     /// user's Templates folder. A document-based app offers its own blank document here.
@@ -66,7 +69,9 @@ public final class DocumentBrowser {
     let trashActions: TrashActions
     let actionGroup = BrowserActions()
     let preview: BrowserPreview
-    let loader = ThumbnailLoader()
+    let loader: ThumbnailLoader
+    /// Thumbnails for the rest of the folder, made in the background.
+    let folderThumbnails: FolderThumbnails
     let stack: WidgetPointer
     /// The "loading" page's spinner: spinning only while that page is shown. A spinner spins by
     /// a CSS animation, which GTK 4.8 runs on a page the stack hides too: it drew a frame 60
@@ -96,9 +101,12 @@ public final class DocumentBrowser {
         self.init(location: location, directories: UserDirectories(), trash: Trash())
     }
 
-    /// A browser reading recents, tags and the Trash from `directories` and `trash`.
-    init(location: BrowserLocation, directories: UserDirectories, trash: Trash) {
+    /// A browser reading recents, tags and the Trash from `directories` and `trash`, and
+    /// asking `thumbnails` for its thumbnails.
+    init(location: BrowserLocation, directories: UserDirectories, trash: Trash,
+         thumbnails: ThumbnailGenerator = ThumbnailLoader.sharedGenerator) {
         self.location = location
+        loader = ThumbnailLoader(generator: thumbnails)
         feed = LocationFeed(model: model, directories: directories, trash: trash)
         g_object_ref(raw(model.object.model))  // the selection takes the reference it is given
         selection = gtk_multi_selection_new(model.object.model)
@@ -130,6 +138,8 @@ public final class DocumentBrowser {
         toasts = OpaquePointer(adw_toast_overlay_new())
         adw_toast_overlay_set_child(toasts, content)
         contentWidget = GtkSupport.widget(toasts)
+        folderThumbnails = FolderThumbnails(generator: thumbnails, requests: grid.requests, widget: contentWidget,
+                                            pixels: grid.pixels)
         // The window places the path bar and the controls in its header bar, outside `widget`:
         // they need the group as well.
         for part in [contentWidget, pathBarWidget, headerControlsWidget] {
@@ -150,6 +160,7 @@ public final class DocumentBrowser {
     isolated deinit {
         // The widgets may be gone with their window: only the background work is stopped.
         feed.stop()
+        folderThumbnails.stop()
         search.stopWork()
         g_object_unref(raw(selection))
         g_object_unref(raw(templatesMenu))
@@ -194,6 +205,7 @@ public final class DocumentBrowser {
     }
 
     func show(_ location: BrowserLocation) {
+        folderThumbnails.stop()
         search.cancel()
         if search.isActive { search.isActive = false }
         model.filterText = ""
@@ -284,6 +296,7 @@ public final class DocumentBrowser {
             if clamped != zoomLevel { zoomLevel = clamped; return }
             guard zoomLevel != oldValue else { return }
             grid.pixels = BrowserZoom.iconSizes[zoomLevel]
+            folderThumbnails.pixels = grid.pixels
             actionGroup.setEnabled("zoom-in", zoomLevel < BrowserZoom.iconSizes.count - 1)
             actionGroup.setEnabled("zoom-out", zoomLevel > 0)
             stateDidChange?()

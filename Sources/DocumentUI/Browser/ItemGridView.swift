@@ -13,7 +13,8 @@ final class ItemGridView {
     let grid: WidgetPointer
     private let wheelSteps: WheelSteps
     private let loader: ThumbnailLoader
-    private let requests: ThumbnailRequests
+    /// When the cells ask for their thumbnails.
+    let requests: ThumbnailRequests
     /// Cells by their list item, while GTK keeps them.
     private var cells: [UnsafeMutableRawPointer: GridCell] = [:]
     private var cellsByRoot: [UnsafeMutableRawPointer: GridCell] = [:]

@@ -30,6 +30,11 @@ final class LocationFeed {
     var itemsDidChange: (() -> Void)?
     /// Called for problems that do not end the listing (a change that could not be made…).
     var warning: ((String) -> Void)?
+    /// Called when a folder has been listed whole (again: a new order, hidden items shown),
+    /// with its own items in order; with none when its listing failed.
+    var folderDidList: (([BrowserItem]) -> Void)?
+    /// Called when items of a listed folder appeared or changed on disk, with those items.
+    var folderItemsDidArrive: (([BrowserItem]) -> Void)?
 
     private var listing: FolderListing?
     /// The newest list of a folder being listed, waiting for the main loop to be idle.
@@ -209,9 +214,11 @@ final class LocationFeed {
         case .complete(let items):
             if let items { setItems(items) }
             state = .loaded
+            folderDidList?(folderItems)
         case .relisted(let items):
             setItems(items)
             state = .loaded
+            folderDidList?(folderItems)
         case .changes(let changes):
             // New items animate in, however they are shown; a moved (renamed) item is one the
             // user already saw.
@@ -225,11 +232,13 @@ final class LocationFeed {
                 folderItems = model.allItems
                 itemsDidChange?()
             }
+            folderItemsDidArrive?((changes.inserted + changes.updated).map { BrowserItem($0.item) })
         case .warning(let error):
             warning?(error.description)
         case .failed(let error):
             setItems([])
             state = .failed(error)
+            folderDidList?([])
         }
     }
 

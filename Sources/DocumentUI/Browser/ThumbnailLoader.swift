@@ -13,7 +13,10 @@ import GtkSupport
 @MainActor
 final class ThumbnailLoader {
     /// One generator for every browser of the process: one pool of threads, one queue.
-    nonisolated static let generator = ThumbnailGenerator()
+    nonisolated static let sharedGenerator = ThumbnailGenerator()
+
+    /// The generator this loader asks (the shared one, but for tests).
+    let generator: ThumbnailGenerator
 
     /// A request in flight for one cell.
     final class Request {
@@ -29,7 +32,9 @@ final class ThumbnailLoader {
     private let capacity = 400
     private var nextPriority = 0
 
-    init() {}
+    init(generator: ThumbnailGenerator = ThumbnailLoader.sharedGenerator) {
+        self.generator = generator
+    }
 
     /// A picture already made for `item` at `pixels`, if kept.
     func cached(_ item: BrowserItem, pixels: Int) -> OpaquePointer? {
@@ -51,7 +56,7 @@ final class ThumbnailLoader {
         let request = ThumbnailGenerator.Request(url: item.url, size: pixels, scale: scale,
                                                  representations: [.lowQuality, .thumbnail],
                                                  priority: nextPriority + (urgent ? 1 << 40 : 0))
-        let handle = Self.generator.generate(request) { [weak self] result in
+        let handle = generator.generate(request) { [weak self] result in
             // On a generator thread: the worker's round trip waits here.
             let picture: ObjectReference?
             var isFinal = false

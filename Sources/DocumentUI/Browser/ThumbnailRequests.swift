@@ -19,6 +19,12 @@ final class ThumbnailRequests {
     /// Cells waiting, with the time (monotonic µs) they were bound to their item.
     private var waiting: [ObjectIdentifier: (cell: GridCell, since: Int)] = [:]
     private var timer: guint = 0
+    /// Called when the last waiting cell has asked (the screenful and the cells around it are
+    /// in the generator's queue): what background work waits for.
+    var didAskForAll: (() -> Void)?
+
+    /// Whether no bound cell waits to ask for its thumbnail.
+    var isIdle: Bool { waiting.isEmpty }
 
     init(loader: ThumbnailLoader, grid: WidgetPointer) {
         self.loader = loader
@@ -71,7 +77,11 @@ final class ThumbnailRequests {
         // Off-screen cells first, so the cells on screen are the newest of the urgent requests.
         for entry in due where !entry.onScreen { entry.cell.requestThumbnail(from: loader, urgent: false) }
         for entry in due where entry.onScreen { entry.cell.requestThumbnail(from: loader, urgent: true) }
-        if nextDue != .max { startTimer(after: max(nextDue - now, 1000)) }
+        if nextDue != .max {
+            startTimer(after: max(nextDue - now, 1000))
+        } else {
+            didAskForAll?()
+        }
         return false
     }
 
