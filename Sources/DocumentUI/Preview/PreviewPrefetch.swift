@@ -53,12 +53,15 @@ enum PreviewPrefetch {
     static func start(_ url: URL) {
         // A remote item is downloaded by its page first: nothing to begin here.
         guard !RemoteFiles.isRemote(url) else { return }
-        let detection = Task.detached(priority: .userInitiated) { PreviewPage.detectType(of: url) }
-        let content = Task.detached(priority: .userInitiated) { () -> Content? in
-            guard case .success(let type) = await detection.value else { return nil }
-            return await work(for: url, type: type)
-        }
-        let replaced = lock.withLock {
+        // The tasks are made under the lock, so the entry is in place before their work can look
+        // for it (a font's drawing ahead is for the entry's file only): a type found at once
+        // used to reach it first, and the font was never drawn ahead.
+        let replaced: URL? = lock.withLock {
+            let detection = Task.detached(priority: .userInitiated) { PreviewPage.detectType(of: url) }
+            let content = Task.detached(priority: .userInitiated) { () -> Content? in
+                guard case .success(let type) = await detection.value else { return nil }
+                return await work(for: url, type: type)
+            }
             defer { entry = Entry(url: url, detection: detection, content: content) }
             return entry?.url
         }
