@@ -197,7 +197,15 @@ final class RemoteDownloadsTests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(cache.lookup(version)).url).count, 8_000_000)
         } catch let error as RemoteDownloadError {
             XCTAssertEqual(error, .cancelled(name: "large.bin"))
-            try await eventually { self.everyFile(under: cache.root).isEmpty }
+            // The waiter is told at once; the transfer's thread stops at its next chunk and
+            // removes its partial file. If it had read the last chunk already, the copy it
+            // lands is whole (the cache keeps it for the next ask): never a partial one.
+            try await eventually { !self.everyFile(under: cache.root).contains { $0.contains(".partial-") } }
+            if let kept = cache.lookup(try await info(of: source)) {
+                XCTAssertEqual(try Data(contentsOf: kept.url).count, 8_000_000, "a copy kept after a cancel is whole")
+            } else {
+                try await eventually { self.everyFile(under: cache.root).isEmpty }
+            }
         }
     }
 

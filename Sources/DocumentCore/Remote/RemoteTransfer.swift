@@ -110,6 +110,8 @@ final class RemoteTransfer: @unchecked Sendable {
         }
         fd = -1
         guard let partialPath else { return finish(.failure(.cache(reason: ""))) }
+        // Cancelled while the last chunk came: nothing is kept (the waiters were told).
+        if cancellable.isCancelled { return finish(.failure(.cancelled(name: info.displayName))) }
         if info.size >= 0, received != info.size {
             return finish(.failure(.sizeMismatch(name: info.displayName, expected: info.size, received: received)))
         }
