@@ -65,7 +65,7 @@ let package = Package(
         ),
         // The decoder worker: untrusted files decoded in a confined process of their own.
         .executableTarget(name: "DossierDecoder", dependencies: ["DocumentCore"]),
-        .target(name: "DossierFixtures", dependencies: ["GObjectSupport", "CGLib"], path: "Sources/DossierFixtures"),
+        .target(name: "DossierFixtures", dependencies: ["GObjectSupport", "CGLib", "CX11"], path: "Sources/DossierFixtures"),
         // A second process for the coordination tests (not installed).
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
         // The fixtures written to folders, for `make soak` (not installed).

@@ -23,6 +23,11 @@ final class ClipboardURITests: XCTestCase {
             XCTAssertTrue(TestDisplay.initialize())
             let clipboard = try XCTUnwrap(gdk_display_get_clipboard(gdk_display_get_default()))
             FileClipboard.copy(Self.remote, cut: true)
+            defer {
+                // Given up, so that no program started by a later test asks this process for it.
+                X11Selections.giveUp("CLIPBOARD")
+                XCTAssertTrue(spin { gdk_clipboard_is_local(clipboard) == 0 })
+            }
 
             var copied: String?
             Self.read(clipboard, "x-special/gnome-copied-files") { copied = $0 }

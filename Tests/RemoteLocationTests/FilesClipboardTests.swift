@@ -72,6 +72,11 @@ final class FilesClipboardTests: XCTestCase {
             // Served from this thread's loop while Files reads it (so no xclip here: it would
             // wait for this very thread).
             FileClipboard.copy([note])
+            defer {
+                // Given up, so that no program started by a later test asks this process for it.
+                X11Selections.giveUp("CLIPBOARD")
+                XCTAssertTrue(spin { gdk_clipboard_is_local(gdk_display_get_clipboard(gdk_display_get_default())) == 0 })
+            }
             OtherProgram.output(of: ["/usr/bin/xdotool", "windowfocus", "--sync", inbox])
             let arrived = server.localURL("Inbox/from dossier.txt")
             XCTAssertTrue(spin {

@@ -1,6 +1,7 @@
 import CGLib
 import Foundation
 import GObjectSupport
+import Synchronization
 
 /// Runs GIO's asynchronous file calls for a worker thread, one at a time, and waits for each.
 ///
@@ -10,10 +11,17 @@ import GObjectSupport
 /// never touch the GUI's main loop, which may not even run (the CLI, the tests). The worker
 /// waits on a semaphore; it looks at its `Progress` a few times a second meanwhile and
 /// cancels the calls' shared GCancellable once that is cancelled, so a call to a server that
-/// stopped answering ends with `G_IO_ERROR_CANCELLED` instead of holding the operation.
+/// stopped answering ends with `G_IO_ERROR_CANCELLED` instead of holding the operation. A call
+/// with neither an answer nor progress for `stallLimit` is cancelled the same way.
+///
+/// A waiter on the main thread outside any dispatch (a test, the CLI) holds GLib's default
+/// context and runs it itself meanwhile, as a main loop would, so that the GIO thread cannot
+/// take it (`GIOLoop`): GTK's sources there must run on the main thread.
 final class GIOCalls {
     let cancellable: UnsafeMutablePointer<GCancellable>
     private let progress: Progress?
+    /// When the running call last completed or reported progress (uptime, nanoseconds).
+    private let lastActivity = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
 
     init(progress: Progress?) {
         self.progress = progress
@@ -24,6 +32,10 @@ final class GIOCalls {
 
     /// How long a cancelled call may take to end, in nanoseconds, before it is given up.
     static let cancelGrace: UInt64 = 10_000_000_000
+    /// How long a call may go without an answer or progress, in nanoseconds, before it is
+    /// cancelled: GVFS's own timeouts end a silent server sooner, so this only ends a call
+    /// nothing will ever answer.
+    static let stallLimit: UInt64 = 180_000_000_000
 
     /// Whether the calls are cancelled; passes a cancelled `Progress` on to GIO first.
     var isCancelled: Bool {
@@ -40,19 +52,35 @@ final class GIOCalls {
     ) throws(GLibError) -> T {
         let completion = Completion()
         let data = Unmanaged.passRetained(completion).toOpaque()
+        lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        // The main thread outside any dispatch keeps the default context going itself.
+        let runsDefaultContext = Thread.isMainThread && g_main_depth() == 0
+        let global = g_main_context_default()!
+        var holdsDefaultContext = runsDefaultContext && g_main_context_acquire(global) != 0
+        defer { if holdsDefaultContext { g_main_context_release(global) } }
         GIOLoop.shared.begin()
         defer { GIOLoop.shared.end() }
         GIOLoop.shared.perform(UncheckedSendable { start(completed, data) })
+        let step: DispatchTimeInterval = runsDefaultContext ? .milliseconds(5) : .milliseconds(100)
         // A cancelled call whose completion never comes (GVFS finishing it on a context no one
         // runs) is given up after `cancelGrace`, so a cancelled operation never holds its worker.
         var cancelledAt: DispatchTime?
-        while completion.done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            guard isCancelled else { continue }
+        var stalled = false
+        while completion.done.wait(timeout: .now() + step) == .timedOut {
+            if runsDefaultContext {
+                // Taken as soon as the GIO thread's look at it ends.
+                if !holdsDefaultContext { holdsDefaultContext = g_main_context_acquire(global) != 0 }
+                if holdsDefaultContext { dispatchReady(global) }
+            }
             let now = DispatchTime.now()
+            if !stalled, now.uptimeNanoseconds &- lastActivity.load(ordering: .relaxed) > Self.stallLimit {
+                stalled = true
+                g_cancellable_cancel(cancellable)
+            }
+            guard isCancelled else { continue }
             if let cancelledAt {
                 if now.uptimeNanoseconds - cancelledAt.uptimeNanoseconds > Self.cancelGrace {
-                    throw GLibError(domain: String(cString: g_quark_to_string(g_io_error_quark())),
-                                    code: Int(G_IO_ERROR_CANCELLED.rawValue), message: tr("the operation was cancelled"))
+                    throw stalled ? Self.stopped : Self.ioError(G_IO_ERROR_CANCELLED, tr("the operation was cancelled"))
                 }
             } else {
                 cancelledAt = now
@@ -64,8 +92,18 @@ final class GIOCalls {
         defer { g_object_unref(UnsafeMutableRawPointer(result)) }
         var error: UnsafeMutablePointer<GError>?
         let value = finish(result, &error)
-        if let error { throw GLibError(consuming: error) }
+        if let error {
+            let reported = GLibError(consuming: error)
+            throw stalled ? Self.stopped : reported
+        }
         return value
+    }
+
+    /// The error of a call cancelled for going `stallLimit` without an answer.
+    private static var stopped: GLibError { ioError(G_IO_ERROR_TIMED_OUT, tr("the location stopped answering")) }
+
+    private static func ioError(_ code: GIOErrorEnum, _ message: String) -> GLibError {
+        GLibError(domain: String(cString: g_quark_to_string(g_io_error_quark())), code: Int(code.rawValue), message: message)
     }
 
     /// `call` for a function that reports progress through a `GFileProgressCallback`:
@@ -75,7 +113,10 @@ final class GIOCalls {
         _ start: @escaping (GFileProgressCallback, gpointer, GAsyncReadyCallback, gpointer) -> Void,
         finish: (OpaquePointer, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
     ) throws(GLibError) -> T {
-        let box = ProgressBox(report)
+        let box = ProgressBox { [unowned self] done, total in
+            lastActivity.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            report(done, total)
+        }
         let progressData = Unmanaged.passUnretained(box).toOpaque()
         return try withExtendedLifetime(box) { () throws(GLibError) -> T in
             try call({ callback, data in start(progressed, progressData, callback, data) }, finish: finish)
@@ -89,9 +130,9 @@ final class GIOCalls {
 /// GVFS's client also finishes some of its work on GLib's global default context (after an
 /// upload to sftp, the next call on a mount waited forever for it in a process that did not
 /// run that context: reproduced with PyGObject too). The app's main loop runs it; where no
-/// one does (the CLI, the DocumentCore and remote-location tests), this thread runs what is
-/// ready there every 20 ms while calls are under way, but only when it can take the context,
-/// which it never can while a main loop owns it.
+/// one does (the CLI, the tests), this thread runs what is ready there every 20 ms while calls
+/// are under way, but only when it can take the context, which it never can while a main loop
+/// owns it or while the main thread waits in `GIOCalls.call`.
 final class GIOLoop: Sendable {
     static let shared = GIOLoop()
 
@@ -99,6 +140,8 @@ final class GIOLoop: Sendable {
     private let context = UncheckedSendable(g_main_context_new()!)
     /// Calls under way, and whether the default context is being looked after meanwhile.
     private let calls = Locked((count: 0, draining: false))
+    /// How many times the loop has looked after the default context (for the tests).
+    let looks = Locked(0)
     /// Work handed to the loop's thread and not yet run (`perform`); the loop lives as long as the process.
     private let pending = Locked<[UncheckedSendable<() -> Void>]>([])
 
@@ -124,12 +167,12 @@ final class GIOLoop: Sendable {
         let source = g_timeout_source_new(20)!
         g_source_set_callback(source, { data in
             let loop = Unmanaged<GIOLoop>.fromOpaque(data!).takeUnretainedValue()
-            let global = g_main_context_default()
+            let global = g_main_context_default()!
             if g_main_context_acquire(global) != 0 {
-                var rounds = 0
-                while rounds < 50, g_main_context_iteration(global, 0) != 0 { rounds += 1 }
+                dispatchReady(global)
                 g_main_context_release(global)
             }
+            loop.looks.withLock { $0 += 1 }
             return loop.calls.withLock { state -> Bool in
                 if state.count == 0 { state.draining = false }
                 return state.draining
@@ -177,6 +220,13 @@ private final class Completion {
 private final class ProgressBox {
     let report: (Int64, Int64) -> Void
     init(_ report: @escaping (Int64, Int64) -> Void) { self.report = report }
+}
+
+/// Runs what is ready on `context`, which this thread holds: at most 50 dispatches, since an
+/// animation always has something ready.
+private func dispatchReady(_ context: OpaquePointer) {
+    var rounds = 0
+    while rounds < 50, g_main_context_iteration(context, 0) != 0 { rounds += 1 }
 }
 
 private let completed: GAsyncReadyCallback = { _, result, data in
