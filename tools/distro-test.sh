@@ -19,7 +19,8 @@
 # toolchain's prefix, found from `swift` on PATH), DOSSIER_DISTRO_STEPS (default
 # "build core contract nautilus"; also "bench"), DOSSIER_BENCH_PARTS (the bench step's
 # DossierBench parts: default "previewer", "floor" on bookworm), DOSSIER_BENCH_INPUTS (the
-# previewer bench's inputs, default the tree's .build/bench-inputs), DOSSIER_BENCH_ROUNDS.
+# previewer bench's inputs, default the tree's .build/bench-inputs), DOSSIER_BENCH_ROUNDS,
+# DOSSIER_BENCH_KINDS (the previewer bench's kinds, e.g. "video").
 set -euo pipefail
 
 # Chroots, bind mounts and a second user need root.
@@ -256,6 +257,7 @@ bench_step() {
     extra_binds=(--bind "$cache/$suite/bench-inputs" /bench-inputs)
   fi
   inside "$suite" env ${DOSSIER_BENCH_ROUNDS:+DOSSIER_BENCH_ROUNDS=$DOSSIER_BENCH_ROUNDS} \
+    ${DOSSIER_BENCH_KINDS:+DOSSIER_BENCH_KINDS=$DOSSIER_BENCH_KINDS} \
     make --no-print-directory BUILD_DIR=/build/swift "${build[@]}" BENCH_INPUTS=/bench-inputs \
     BENCH_PARTS="$parts" bench-session 2>&1 | tee "$cache/$suite/bench.txt"
   local status=${PIPESTATUS[0]}
