@@ -66,9 +66,10 @@ final class BackgroundThumbnailsTests: XCTestCase {
         pass.add([subfolder, done, lacking, notes, broken, unknown])
         XCTAssertTrue(eventually(timeout: 300) { !pass.progress.isLooking && pass.progress.finished == pass.progress.queued })
         XCTAssertEqual(pass.progress.examined, 6)
-        XCTAssertEqual(pass.progress.queued, 3, "the PNG without a thumbnail, the text and the broken PNG")
+        XCTAssertEqual(pass.progress.queued, 2, "the PNG without a thumbnail and the broken PNG")
         XCTAssertNotNil(cache.lookup(uri(lacking), modified: modified(lacking), size: .normal))
-        XCTAssertNotNil(cache.lookup(uri(notes), modified: modified(notes), size: .normal))
+        XCTAssertNil(cache.lookup(uri(notes), modified: modified(notes), size: .normal), "text is left to its cell")
+        XCTAssertTrue(generator.lacksThumbnail(of: notes, fitting: 96), "a cell still gets one")
         XCTAssertTrue(cache.hasFailed(uri(broken), modified: modified(broken)), "the failure is recorded, as for a cell's request")
         XCTAssertNil(cache.lookup(uri(unknown), modified: modified(unknown), size: .normal))
 
@@ -133,6 +134,69 @@ final class BackgroundThumbnailsTests: XCTestCase {
             XCTAssertNil(cache.lookup(uri(file), modified: modified(file), size: .normal), "\(file.lastPathComponent) was dropped")
         }
         XCTAssertEqual(pass.progress.finished, 0)
+    }
+
+    /// A background request whose delivery holds its thread until released.
+    private final class HeldBackground: @unchecked Sendable {
+        let started = DispatchSemaphore(value: 0)
+        private let released = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var hasStarted = false
+        private var handle: ThumbnailGenerator.Handle?
+
+        init(_ generator: ThumbnailGenerator, file: URL, position: Int) {
+            let priority = ThumbnailGenerator.backgroundPriority - position
+            handle = generator.generate(.init(url: file, size: 96, representations: .thumbnail, priority: priority)) { [self] _ in
+                lock.withLock { hasStarted = true }
+                started.signal()
+                released.wait()
+            }
+        }
+
+        var isStarted: Bool { lock.withLock { hasStarted } }
+        func release() { released.signal() }
+        func cancel() { handle?.cancel() }
+    }
+
+    /// Asks `generator` for a cell's thumbnail and waits for it: it runs on a free thread.
+    private func cellRequestRuns(_ generator: ThumbnailGenerator, _ file: URL) {
+        let done = DispatchSemaphore(value: 0)
+        generator.generate(.init(url: file, size: 96, representations: .thumbnail, priority: 0)) { _ in done.signal() }
+        XCTAssertEqual(done.wait(timeout: .now() + 120), .success, "a cell's request ran on the free thread")
+    }
+
+    func testOneBackgroundThumbnailAtATimeWhileCellsUseTheOtherThreads() throws {
+        let folder = try TemporaryFolder()
+        let png = TestImage.encode(TestImage.gradient(width: 300, height: 200), as: "png")
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent(".cache/thumbnails")), workers: 2)
+        let first = HeldBackground(generator, file: try folder.write("a.png", bytes: png), position: 0)
+        let second = HeldBackground(generator, file: try folder.write("b.png", bytes: png), position: 1)
+        XCTAssertEqual(first.started.wait(timeout: .now() + 120), .success)
+        // The second thread is free: a cell's request runs there, and the second background
+        // request, queued before it, has still not started.
+        cellRequestRuns(generator, try folder.write("cell.png", bytes: png))
+        XCTAssertFalse(second.isStarted, "two background thumbnails at once")
+        first.release()
+        XCTAssertEqual(second.started.wait(timeout: .now() + 120), .success, "the next one starts when the first is done")
+        second.release()
+    }
+
+    func testNoBackgroundThumbnailStartsWhileHeld() throws {
+        let folder = try TemporaryFolder()
+        let png = TestImage.encode(TestImage.gradient(width: 300, height: 200), as: "png")
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent(".cache/thumbnails")), workers: 1)
+        generator.holdBackground(for: .seconds(3600))
+        let background = HeldBackground(generator, file: try folder.write("a.png", bytes: png), position: 0)
+        cellRequestRuns(generator, try folder.write("cell.png", bytes: png))
+        XCTAssertFalse(background.isStarted, "held back while the view scrolls")
+        XCTAssertEqual(generator.waitingRequests, 1)
+        background.cancel()
+        // A hold ends by itself (one only grows: a new generator shows the end).
+        let later = ThumbnailGenerator(cache: ThumbnailCache(root: folder.url.appendingPathComponent(".cache/thumbnails")), workers: 1)
+        later.holdBackground(for: .milliseconds(200))
+        let next = HeldBackground(later, file: try folder.write("b.png", bytes: png), position: 0)
+        XCTAssertEqual(next.started.wait(timeout: .now() + 120), .success, "the hold ends by itself")
+        next.release()
     }
 
     func testRemoteFoldersAreNeverThumbnailedAhead() throws {

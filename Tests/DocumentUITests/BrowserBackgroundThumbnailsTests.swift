@@ -156,6 +156,33 @@ final class BrowserBackgroundThumbnailsTests: XCTestCase {
         }
     }
 
+    func testScrollingHoldsTheBackgroundBackUntilTheViewIsStill() throws {
+        let folder = try TemporaryFolder("background-thumbnails")
+        let photos = try Self.photoFolder(folder)
+        let cacheFolder = try TemporaryFolder("background-thumbnails-cache")
+        let generator = ThumbnailGenerator(cache: ThumbnailCache(root: cacheFolder.url.appendingPathComponent("thumbnails")), workers: 1)
+        let held = HeldWorker(generator, file: try cacheFolder.write("held.png", bytes: Array(try Data(contentsOf: photos[0]))))
+        try MainActor.assumeIsolated { [url = folder.url] in
+            guard TestDisplay.initialize() else { throw XCTSkip("GTK could not open the display") }
+            XCTAssertTrue(spin { held.held })
+            let window = BrowserTestWindow(location: .folder(url), thumbnails: generator)
+            let browser = window.browser
+            defer {
+                window.close()
+                held.release()
+            }
+            XCTAssertTrue(spin { browser.model.count == Self.count })
+            XCTAssertTrue(spin { browser.folderThumbnails.pass.map { !$0.progress.isLooking } ?? false })
+            XCTAssertFalse(generator.isHoldingBackground, "nothing scrolled yet")
+            browser.folderThumbnails.stillness = .seconds(5)  // so that a loaded machine still sees the hold
+            let adjustment = try XCTUnwrap(gtk_scrolled_window_get_vadjustment(OpaquePointer(browser.grid.scrolled)))
+            XCTAssertTrue(spin { gtk_adjustment_get_upper(adjustment) > gtk_adjustment_get_page_size(adjustment) * 2 })
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_page_size(adjustment))
+            XCTAssertTrue(generator.isHoldingBackground, "the view moved: the background waits")
+            XCTAssertTrue(spin { !generator.isHoldingBackground }, "still again, it goes on")
+        }
+    }
+
     func testLeavingTheFolderOrClosingTheWindowStopsTheBackground() throws {
         let folder = try TemporaryFolder("background-thumbnails")
         let photos = try Self.photoFolder(folder)

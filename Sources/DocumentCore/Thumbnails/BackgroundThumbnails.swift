@@ -5,8 +5,9 @@ import GObjectSupport
 /// Thumbnails made ahead of need for the files of a folder that no one is looking at yet (the
 /// rest of a folder shown in a browser), as Files does: each file that lacks a thumbnail is
 /// queued in the generator below every other request, in the order given, so a request for a
-/// cell on screen always overtakes them, queued or not; they share the generator's threads, so
-/// they never take more than its pool.
+/// cell on screen always overtakes them, queued or not. The generator makes one of them at a
+/// time, never while a browser scrolls (`holdBackground(for:)`), so the rest of its threads and
+/// the machine stay with the cells and the frames. Text files are left to their cells.
 ///
 /// Files are looked at on a queue of their own (a `stat` and the cache's lookup each, never on
 /// the main thread); at most `limit` thumbnails are queued and `examinedLimit` files looked at.
@@ -77,7 +78,7 @@ public final class BackgroundThumbnails: @unchecked Sendable {
                     state.examined += 1
                     return state.queued
                 }) else { return }
-                guard generator.lacksThumbnail(of: file, fitting: size * scale) else { continue }
+                guard generator.lacksThumbnail(of: file, fitting: size * scale, includingText: false) else { continue }
                 enqueue(file, position: position)
             }
         }
@@ -158,14 +159,17 @@ extension ThumbnailGenerator {
     /// that a thumbnailer here could make: a regular local file within its thumbnailer's size
     /// limit, its type told by its name, with neither a valid thumbnail in the cache nor a
     /// failure recorded for this version. Cheap (a `stat` and the cache's lookup) but
-    /// blocking: off the main thread. Remote files never count.
-    public func lacksThumbnail(of url: URL, fitting pixels: Int) -> Bool {
+    /// blocking: off the main thread. Remote files never count, nor text files unless
+    /// `includingText` (Files has no text thumbnailer: a folder of logs is not worth a
+    /// background pass, and their cells still get theirs).
+    public func lacksThumbnail(of url: URL, fitting pixels: Int, includingText: Bool = true) -> Bool {
         guard url.isFileURL, !RemoteFiles.isRemote(url) else { return false }
         let path = url.path
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, !cache.contains(path) else { return false }
         guard let kind = maker.kind(for: DocumentType(fileName: url.lastPathComponent)),
               Int64(status.st_size) <= kind.fileSizeLimit else { return false }
+        if case .text = kind, !includingText { return false }
         let file = g_file_new_for_path(path)
         let uri = takeString(g_file_get_uri(file)) ?? url.absoluteString
         unref(file)

@@ -129,6 +129,11 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     private var finishing: Set<Int> = []
     private var nextID = 0
     private var started = 0
+    /// Background requests (`backgroundPriority` and below) being made: at most one at a time,
+    /// so the other threads stay free for the cells and the machine for the UI.
+    private var runningBackground = 0
+    /// Until when no background request starts (`holdBackground(for:)`).
+    private var backgroundHeldUntil = Date.distantPast
 
     /// Makes a generator over the shared cache, with its own pool of worker threads.
     /// - Parameters:
@@ -299,16 +304,53 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)  // 0: the calling thread, on Linux
         while true {
             condition.lock()
-            while pending.isEmpty { condition.wait() }
+            waitForWork()
             // Highest priority first; among equals, the oldest.
             guard let job = pending.popFirst() else {
                 condition.unlock()
                 continue
             }
             running.insert(job.id)
+            let isBackground = job.request.priority <= Self.backgroundPriority
+            if isBackground { runningBackground += 1 }
             condition.unlock()
             run(job)
+            if isBackground {
+                condition.lock()
+                runningBackground -= 1
+                condition.broadcast()
+                condition.unlock()
+            }
         }
+    }
+
+    /// Waits, holding `condition`, until a job may start: any request above the background's,
+    /// and a background one when none runs and none is held back.
+    private func waitForWork() {
+        while true {
+            guard let first = pending.firstPriority() else {
+                condition.wait()
+                continue
+            }
+            guard first <= Self.backgroundPriority else { return }
+            if runningBackground > 0 {
+                condition.wait()
+            } else if backgroundHeldUntil > Date() {
+                condition.wait(until: backgroundHeldUntil)
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Starts no background request for `duration` from now (jobs already running finish): a
+    /// browser calls it as its view scrolls, so that its frames do not share the machine with
+    /// thumbnails no one sees yet. Each call extends the hold; it ends by itself.
+    public func holdBackground(for duration: Duration) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        condition.lock()
+        backgroundHeldUntil = max(backgroundHeldUntil, Date().addingTimeInterval(seconds))
+        condition.unlock()
     }
 
     private func isCancelled(_ id: Int) -> Bool {
@@ -400,6 +442,13 @@ public final class ThumbnailGenerator: @unchecked Sendable {
             cancelled.insert(id)
         }
         condition.unlock()
+    }
+
+    /// Whether background requests are held back now (`holdBackground(for:)`; for tests).
+    package var isHoldingBackground: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return backgroundHeldUntil > Date()
     }
 
     /// Requests waiting for a thread, not counting those being made (for tests: with one

@@ -27,6 +27,15 @@ struct ThumbnailJobQueue<Job> {
         push(Entry(priority: priority, id: id))
     }
 
+    /// The priority of the job that should run next, if any (stale entries on top are dropped).
+    mutating func firstPriority() -> Int? {
+        while let top = heap.first {
+            if let waiting = jobs[top.id], waiting.priority == top.priority { return top.priority }
+            removeTop()
+        }
+        return nil
+    }
+
     /// Removes and returns the job that should run next.
     mutating func popFirst() -> Job? {
         while let top = heap.first {

@@ -139,7 +139,7 @@ public final class DocumentBrowser {
         adw_toast_overlay_set_child(toasts, content)
         contentWidget = GtkSupport.widget(toasts)
         folderThumbnails = FolderThumbnails(generator: thumbnails, requests: grid.requests, widget: contentWidget,
-                                            pixels: grid.pixels)
+                                            scrolled: [grid.scrolled, list.scrolled], pixels: grid.pixels)
         // The window places the path bar and the controls in its header bar, outside `widget`:
         // they need the group as well.
         for part in [contentWidget, pathBarWidget, headerControlsWidget] {

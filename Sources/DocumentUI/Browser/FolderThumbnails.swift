@@ -8,7 +8,8 @@ import GtkSupport
 /// Thumbnails for the rest of the folder shown, made in the background as Files makes them,
 /// so a folder of photos is in the cache whole without being scrolled through. They start once
 /// the cells on and near the screen have asked for theirs, and wait below every cell's request
-/// (`BackgroundThumbnails`): a cell scrolled into view later still goes first.
+/// (`BackgroundThumbnails`): a cell scrolled into view later still goes first. None starts
+/// while the view scrolls, nor for `stillness` after.
 ///
 /// Only a folder's own items, in the view's order, and only on this machine's disks (a
 /// server's files would be downloaded for it). Stopped when the browser leaves the folder and
@@ -37,11 +38,27 @@ final class FolderThumbnails {
         }
     }
 
-    init(generator: ThumbnailGenerator, requests: ThumbnailRequests, widget: WidgetPointer, pixels: Int) {
+    /// How long background thumbnails wait after the view last moved: a scroll's frames (a
+    /// kinetic one's too) keep the machine; the pass goes on once the view is still.
+    var stillness: Duration = .milliseconds(250)
+
+    /// Background thumbnails of the folder shown in `widget`, held back while any of the
+    /// `scrolled` windows scrolls.
+    init(generator: ThumbnailGenerator, requests: ThumbnailRequests, widget: WidgetPointer, scrolled: [WidgetPointer],
+         pixels: Int) {
         self.generator = generator
         self.requests = requests
         self.widget = widget
         self.pixels = pixels
+        for window in scrolled {
+            let adjustment = gtk_scrolled_window_get_vadjustment(cast(window))!
+            connectSignal(raw(adjustment), "value-changed") { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self, self.pass != nil else { return }
+                    self.generator.holdBackground(for: self.stillness)
+                }
+            }
+        }
         requests.didAskForAll = { [weak self] in self?.cellsHaveAsked() }
         connectSignal(raw(widget), "map") { [weak self] in MainActor.assumeIsolated { self?.startWhenCellsHaveAsked() } }
         connectSignal(raw(widget), "unmap") { [weak self] in MainActor.assumeIsolated { self?.pause() } }
