@@ -183,6 +183,33 @@ final class BrowserBackgroundThumbnailsTests: XCTestCase {
         }
     }
 
+    func testATextFileIsLeftToItsCell() throws {
+        let folder = try TemporaryFolder("background-thumbnails-text")
+        let notes = try folder.write("notes.txt", bytes: Array("A text file: its cell shows it.\n".utf8))
+        let cacheFolder = try TemporaryFolder("background-thumbnails-cache")
+        let cache = ThumbnailCache(root: cacheFolder.url.appendingPathComponent("thumbnails"))
+        let generator = ThumbnailGenerator(cache: cache, workers: 1)
+        // The one worker held: the cell's request waits, so the pass finds the text file still
+        // lacking its thumbnail and leaves it by its type, not because the cell made it first.
+        let held = HeldWorker(generator, file: try cacheFolder.write("held.txt", bytes: Array("held\n".utf8)))
+        try MainActor.assumeIsolated { [url = folder.url] in
+            guard TestDisplay.initialize() else { throw XCTSkip("GTK could not open the display") }
+            XCTAssertTrue(spin { held.held })
+            let window = BrowserTestWindow(location: .folder(url), thumbnails: generator)
+            defer {
+                window.close()
+                held.release()
+            }
+            let browser = window.browser
+            XCTAssertTrue(spin { browser.folderThumbnails.pass.map { !$0.progress.isLooking } ?? false })
+            XCTAssertEqual(browser.folderThumbnails.pass?.progress.examined, 1)
+            XCTAssertEqual(browser.folderThumbnails.pass?.progress.queued, 0, "no background thumbnail for text")
+            XCTAssertTrue(Self.thumbnailed([notes], in: cache).isEmpty, "the cell's request still waits")
+            held.release()
+            XCTAssertTrue(spin { Self.thumbnailed([notes], in: cache) == [notes] }, "its cell on screen asked for it")
+        }
+    }
+
     func testLeavingTheFolderOrClosingTheWindowStopsTheBackground() throws {
         let folder = try TemporaryFolder("background-thumbnails")
         let photos = try Self.photoFolder(folder)
