@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CSandbox.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -163,6 +164,13 @@ pid_t dossier_worker_spawn(char *const argv[], char *const envp[], int socket_fd
     close(moved);
     if (result != 0) { errno = result; return -1; }
     return pid;
+}
+
+const char *dossier_object_defining(const char *symbol) {
+    void *address = dlsym(RTLD_DEFAULT, symbol);
+    Dl_info info;
+    if (address == NULL || dladdr(address, &info) == 0) return NULL;
+    return info.dli_fname;
 }
 
 void dossier_worker_test_crash(void) {

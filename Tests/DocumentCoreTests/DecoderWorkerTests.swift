@@ -186,4 +186,61 @@ final class DecoderWorkerTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: marker.path))
         }
     }
+
+    // MARK: A worker left to choose its confinement
+
+    /// bubblewrap as Debian's behaves where user namespaces are off: it says why and exits with 1
+    /// before running anything.
+    private func bubblewrapThatCannotRun(in folder: TemporaryFolder) throws -> String {
+        let url = folder.url.appendingPathComponent("bwrap")
+        try Data("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n".utf8).write(to: url)
+        XCTAssertEqual(chmod(url.path, 0o755), 0)
+        return url.path
+    }
+
+    /// A worker left to choose tries bubblewrap with its own start, not with a run of bubblewrap
+    /// beforehand; one that bubblewrap could not start is started again with seccomp and limits
+    /// only, serves the request, and the next worker does not try that bubblewrap again.
+    func testAWorkerThatBubblewrapCannotStartIsStartedWithoutIt() throws {
+        let folder = try TemporaryFolder()
+        let bubblewrap = try bubblewrapThatCannotRun(in: folder)
+        let image = try picture(in: folder)
+        let worker = DecoderWorker(confinement: nil, limits: DecoderWorker.Limits(), executable: nil, testFormats: true,
+                                   bubblewrap: bubblewrap)
+        XCTAssertEqual(worker.confinement, .bubblewrap, "tried first")
+        assertTheNextImageDecodes(worker, image)
+        XCTAssertEqual(worker.confinement, .seccompOnly)
+        let next = DecoderWorker(confinement: nil, limits: DecoderWorker.Limits(), executable: nil, testFormats: false,
+                                 bubblewrap: bubblewrap)
+        XCTAssertEqual(next.confinement, .seccompOnly, "not tried again")
+    }
+
+    /// A worker left to choose runs under bubblewrap where it runs, and a file that crashes its
+    /// first request is not taken for a bubblewrap that cannot start: the request fails as a
+    /// crash, and bubblewrap stays.
+    func testAWorkerLeftToChooseKeepsBubblewrapWhereItRuns() throws {
+        try XCTSkipUnless(DecoderWorker.Confinement.best == .bubblewrap, "bubblewrap cannot run here")
+        let folder = try TemporaryFolder()
+        let image = try picture(in: folder)
+        let worker = DecoderWorker(limits: DecoderWorker.Limits(), testFormats: true)
+        XCTAssertThrowsError(try perform(worker, "test.crash")) { error in
+            guard case .crashed = error as? DecoderWorker.Failure else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(worker.confinement, .bubblewrap)
+        assertTheNextImageDecodes(worker, image)
+        XCTAssertEqual(worker.confinement, .bubblewrap)
+    }
+
+    /// The worker's start blocks its caller only while the process is made: the worker's own
+    /// start (libraries, lock-down) goes on after `prestart` returns, and its first request
+    /// finds it running.
+    func testPrestartReturnsWithTheWorkerStillStarting() throws {
+        let folder = try TemporaryFolder()
+        let image = try picture(in: folder)
+        let worker = DecoderWorker(limits: DecoderWorker.Limits(), testFormats: true)
+        worker.prestart()
+        let started = try XCTUnwrap(worker.processID, "a process was made")
+        assertTheNextImageDecodes(worker, image)
+        XCTAssertEqual(worker.processID, started, "the request went to the worker started ahead")
+    }
 }

@@ -30,6 +30,10 @@ int dossier_worker_cpu_budget(uint32_t budget_seconds);
    other fd from 3 up is closed in the child. Returns the pid, or -1 with errno set. */
 pid_t dossier_worker_spawn(char *const argv[], char *const envp[], int socket_fd);
 
+/* The path of the loaded object (the program or a shared library) that defines `symbol`, as
+   the loader found it; NULL when no object exports it. */
+const char *dossier_object_defining(const char *symbol);
+
 /* One packet on a SOCK_SEQPACKET socket, with at most one fd attached (fd < 0: none).
    Returns the bytes sent, or -1 with errno set. Retries on EINTR. */
 ssize_t dossier_packet_send(int socket_fd, const void *bytes, size_t length, int fd);

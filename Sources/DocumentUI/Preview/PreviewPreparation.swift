@@ -6,11 +6,9 @@ extension PreviewController {
     /// Starts loading, off the main thread, what showing a first item needs and what takes
     /// long the first time in a process: the file type database (to detect the item's type),
     /// the image loaders, and the headers of the text languages (~150 files, read to pick
-    /// the highlighting), and a decoder worker for the previewer. A service started for its first item
-    /// calls it as it starts: this runs on another core while the main thread sets up GTK, the
-    /// application and the window.
+    /// the highlighting). A service started for its first item calls it as it starts: this runs
+    /// on another core while the main thread sets up GTK, the application and the window.
     public nonisolated static func prepareInBackground() {
-        PreviewWorkers.prestart()
         Task.detached(priority: .userInitiated) {
             _ = DocumentType(mimeType: "text/plain").isDeclared
             _ = TextRenderer.guessLanguage("preview.txt", "text/plain")

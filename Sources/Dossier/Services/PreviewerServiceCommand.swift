@@ -49,6 +49,10 @@ struct PreviewerServiceCommand {
 
     @MainActor
     private static func serve() -> Int32 {
+        // The first decoder worker starts before GTK: it loads its libraries on the other core
+        // while GTK starts on this one (here, only the process is made: about 1 ms), and the
+        // first item's request finds it ready. Nothing of it reads the environment after this.
+        PreviewWorkers.prestart()
         openDisplay()
         // Started by D-Bus for an item that is about to come: what it will need loads on
         // another core meanwhile (after openDisplay: no thread may run while it sets and unsets

@@ -29,20 +29,39 @@ public final class DecoderWorker: @unchecked Sendable {
         /// seccomp filter only. Still out of process; never in-process.
         case seccompOnly
 
-        /// bubblewrap when it works on this machine (tried once), else seccomp only; the first
-        /// time it is not, Dossier says so once in the log.
+        /// bubblewrap when it works on this machine (tried once, by running it), else seccomp
+        /// only; the first time it is not, Dossier says so once in the log. For `dossier
+        /// --version` and the tests: a worker left to choose tries bubblewrap with its own start
+        /// instead, which costs a process less (`DecoderWorker.init`).
         public static var best: Confinement { bubblewrapWorks ? .bubblewrap : .seccompOnly }
 
         private static let bubblewrapWorks: Bool = {
-            guard let bwrap = takeString(g_find_program_in_path("bwrap")) else { return false }
+            guard let bwrap = bubblewrapPath else { return false }
             let works = SandboxedProcess(arguments: [bwrap] + bubblewrapArguments(readOnly: []) + ["/usr/bin/true"])
                 .run(timeout: .seconds(30)) == .exited(0, errors: "")
-            if !works {
-                FileHandle.standardError.write(Data(
-                    "dossier: bubblewrap cannot run here: files are decoded in a separate process confined by seccomp and limits only\n".utf8))
-            }
+            if !works { noteBubblewrapCannotRun(bwrap) }
             return works
         }()
+
+        /// bubblewrap's path, found in PATH once.
+        static let bubblewrapPath: String? = takeString(g_find_program_in_path("bwrap"))
+
+        /// The bubblewraps that could not start a worker here (in this process's life).
+        private static let failed = Locked(Set<String>())
+
+        /// What a worker left to choose uses: bubblewrap, unless it is missing or could not start
+        /// a worker before.
+        static func chosen(bubblewrap: String?) -> Confinement {
+            guard let bubblewrap else { return .seccompOnly }
+            return failed.withLock { $0.contains(bubblewrap) } ? .seccompOnly : .bubblewrap
+        }
+
+        /// Remembers that `bubblewrap` cannot run here, and says so in the log the first time.
+        static func noteBubblewrapCannotRun(_ bubblewrap: String) {
+            guard failed.withLock({ $0.insert(bubblewrap).inserted }) else { return }
+            FileHandle.standardError.write(Data(
+                "dossier: bubblewrap cannot run here: files are decoded in a separate process confined by seccomp and limits only\n".utf8))
+        }
     }
 
     /// What one worker may use.
@@ -85,10 +104,13 @@ public final class DecoderWorker: @unchecked Sendable {
         public let blob: SealedBlob?
     }
 
-    /// How the worker is confined (bubblewrap and seccomp, or seccomp and limits only).
-    public let confinement: Confinement
+    /// How the worker is confined (bubblewrap and seccomp, or seccomp and limits only): as it
+    /// was asked, or for a worker left to choose, bubblewrap until a start finds it cannot run.
+    public var confinement: Confinement { requested ?? Confinement.chosen(bubblewrap: bubblewrap) }
     /// What the worker may use.
     public let limits: Limits
+    private let requested: Confinement?
+    private let bubblewrap: String?
     private let executable: String
     private let testFormats: Bool
     private let state = Locked(Running?.none)
@@ -96,16 +118,29 @@ public final class DecoderWorker: @unchecked Sendable {
     private struct Running: Sendable {
         let pid: pid_t
         let socket: Int32
+        let confinement: Confinement
+        /// The worker has answered a request: it started.
+        var hasAnswered = false
     }
 
     /// A worker (started at its first request) confined by `confinement`, within `limits`.
-    /// `testFormats` offers the test-only misbehaving decoders (the containment tests).
-    public init(confinement: Confinement = .best, limits: Limits = Limits(), executable: String? = nil,
-                testFormats: Bool = false) {
-        self.confinement = confinement
+    /// Left to choose (nil), it tries bubblewrap with its first start rather than by running
+    /// it beforehand: a worker that bubblewrap could not start is started again with seccomp and
+    /// limits only, which it says once in the log, and so are the later ones.
+    /// `testFormats` offers the test-only misbehaving decoders (the containment tests);
+    /// `bubblewrap` replaces the one in PATH (the tests' bubblewrap that cannot run).
+    public convenience init(confinement: Confinement? = nil, limits: Limits = Limits(), executable: String? = nil,
+                            testFormats: Bool = false) {
+        self.init(confinement: confinement, limits: limits, executable: executable, testFormats: testFormats,
+                  bubblewrap: Confinement.bubblewrapPath)
+    }
+
+    package init(confinement: Confinement?, limits: Limits, executable: String?, testFormats: Bool, bubblewrap: String?) {
+        requested = confinement
         self.limits = limits
         self.executable = executable ?? Self.defaultExecutable
         self.testFormats = testFormats
+        self.bubblewrap = bubblewrap
     }
 
     deinit {
@@ -116,7 +151,10 @@ public final class DecoderWorker: @unchecked Sendable {
     }
 
     /// Starts the worker now if it is not running, so that the next request does not wait for
-    /// it (about 25 ms under bubblewrap); blocks while it starts. Not on the main thread.
+    /// it to load its libraries (25-40 ms); blocks only while the process is made, about 1 ms.
+    /// A start reads the environment on the calling thread only, and the process is made from a
+    /// thread that reads none: the caller may change the environment as soon as this returns,
+    /// with the worker still starting (the previewer service's start).
     public func prestart() {
         state.withLock { running in
             if running == nil { running = try? start() }
@@ -148,34 +186,74 @@ public final class DecoderWorker: @unchecked Sendable {
     }
 
     /// One request and its reply, with the lock held; `running` is cleared when the worker ended.
+    /// A worker that bubblewrap, chosen by itself, could not start is started again without it.
     private func exchange(_ operation: String, input: Int32, options: [String: String],
                           running: inout Running?) throws(Failure) -> Output {
-        if running == nil { running = try start() }
-        guard let worker = running else { throw .cannotStart("no worker") }
+        do {
+            return try exchangeOnce(operation, input: input, options: options, running: &running)
+        } catch .cannotStartUnderBubblewrap(let bwrap) {
+            Confinement.noteBubblewrapCannotRun(bwrap)
+            return try Result { () throws(Ending) -> Output in
+                try exchangeOnce(operation, input: input, options: options, running: &running)
+            }.mapError(\.failure).get()
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// How an exchange ended without an answer: a failure, or a start that bubblewrap could not
+    /// make (it exits with 1 before the worker runs, which the worker never does).
+    private enum Ending: Error {
+        case failed(Failure)
+        case cannotStartUnderBubblewrap(String)
+
+        var failure: Failure {
+            switch self {
+            case .failed(let failure): failure
+            case .cannotStartUnderBubblewrap: .cannotStart(tr("bubblewrap cannot run here"))
+            }
+        }
+    }
+
+    /// The worker ended with no answer: why, and whether it was a start bubblewrap could not make.
+    private func ended(_ worker: Running) -> Ending {
+        let (how, status) = Self.stop(worker)
+        if requested == nil, worker.confinement == .bubblewrap, !worker.hasAnswered, let bubblewrap,
+           let status, status & 0x7f == 0, (status >> 8) & 0xff == 1 {
+            return .cannotStartUnderBubblewrap(bubblewrap)
+        }
+        return .failed(.crashed(how))
+    }
+
+    private func exchangeOnce(_ operation: String, input: Int32, options: [String: String],
+                              running: inout Running?) throws(Ending) -> Output {
+        if running == nil { running = try Result { () throws(Failure) in try start() }.mapError(Ending.failed).get() }
+        guard let worker = running else { throw .failed(.cannotStart("no worker")) }
         guard WorkerWire.send(WorkerRequest(operation: operation, options: options), fd: input, on: worker.socket) else {
             running = nil
-            throw .crashed(Self.stop(worker))
+            throw ended(worker)
         }
         let timeout = limits.timeout.components
         let milliseconds = Int32(clamping: timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
         guard dossier_packet_wait(worker.socket, milliseconds) == 1 else {
             running = nil
             Self.stop(worker)
-            throw .timedOut
+            throw .failed(.timedOut)
         }
         switch WorkerWire.receive(WorkerReply.self, on: worker.socket) {
         case .message(let reply, let fd):
+            running?.hasAnswered = true
             if reply.values[WorkerReply.leaving] != nil {
                 running = nil
                 Self.stop(worker)
             }
             let blob = fd >= 0 ? SealedBlob(adopting: fd) : nil
-            if let error = reply.error { throw .decoder(error) }
-            if fd >= 0, blob == nil { throw .decoder("the worker's result was not sealed") }
+            if let error = reply.error { throw .failed(.decoder(error)) }
+            if fd >= 0, blob == nil { throw .failed(.decoder("the worker's result was not sealed")) }
             return Output(values: reply.values, blob: blob)
         case .end, .garbled:
             running = nil
-            throw .crashed(Self.stop(worker))
+            throw ended(worker)
         }
     }
 
@@ -218,10 +296,10 @@ public final class DecoderWorker: @unchecked Sendable {
         // GStreamer's plugin registry, the caller's, read-only (see GStreamerRegistry).
         var environment = Self.environment
         let registry = GStreamerRegistry.path
-        if confinement == .bubblewrap {
-            let bwrap = takeString(g_find_program_in_path("bwrap")) ?? "/usr/bin/bwrap"
-            command = [bwrap] + Self.bubblewrapArguments(readOnly: Self.foldersOutsideUsr(for: program),
-                                                         files: [(registry, GStreamerRegistry.pathInWorker)]) + command
+        let confinement = confinement
+        if confinement == .bubblewrap, let bubblewrap {
+            command = [bubblewrap] + Self.bubblewrapArguments(readOnly: Self.foldersOutsideUsr(for: program),
+                                                              files: [(registry, GStreamerRegistry.pathInWorker)]) + command
             environment.append("GST_REGISTRY_1_0=" + GStreamerRegistry.pathInWorker)
         } else {
             environment.append("GST_REGISTRY_1_0=" + registry)
@@ -231,23 +309,24 @@ public final class DecoderWorker: @unchecked Sendable {
             close(pair[0])
             throw .cannotStart(String(cString: strerror(errno)))
         }
-        return Running(pid: pid, socket: pair[0])
+        return Running(pid: pid, socket: pair[0], confinement: bubblewrap == nil ? .seccompOnly : confinement)
     }
 
-    /// Kills the worker (and, under bubblewrap, its namespace with it), reaps it and says how it ended.
+    /// Kills the worker (and, under bubblewrap, its namespace with it), reaps it and says how it
+    /// ended, with its wait status when it ended by itself.
     @discardableResult
-    private static func stop(_ worker: Running) -> String {
+    private static func stop(_ worker: Running) -> (description: String, status: Int32?) {
         close(worker.socket)
         var status: Int32 = 0
         // A worker that is ending on its own (a crash) is given a moment to be reaped as it ends.
         for _ in 0..<100 {
-            if waitpid(worker.pid, &status, WNOHANG) == worker.pid { return describe(status) }
+            if waitpid(worker.pid, &status, WNOHANG) == worker.pid { return (describe(status), status) }
             usleep(2_000)
         }
         kill(-worker.pid, SIGKILL)
         kill(worker.pid, SIGKILL)
         while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
-        return tr("it was stopped")
+        return (tr("it was stopped"), nil)
     }
 
     private static func describe(_ status: Int32) -> String {
@@ -295,15 +374,24 @@ public final class DecoderWorker: @unchecked Sendable {
     /// The worker's own folder and the folders of the Swift runtime, LD_LIBRARY_PATH and
     /// Dossier's translations, when they are not under /usr (a build folder, /opt/swift).
     private static func foldersOutsideUsr(for executable: String) -> [String] {
-        var folders = [URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path]
-        if let runtime = mappedLibrary(named: "libswiftCore.so") {
-            folders.append((runtime as NSString).deletingLastPathComponent)
-        }
-        folders += (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init)
-        if let locales = Localization.localeDirectory() { folders.append(locales) }
+        let folders = [URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path] + librariesOutsideUsr
         var seen = Set<String>()
         return folders.filter { !$0.hasPrefix("/usr/") && FileManager.default.fileExists(atPath: $0) && seen.insert($0).inserted }
     }
+
+    /// The folders of the Swift runtime (where it is a shared library: a debug build's),
+    /// LD_LIBRARY_PATH and Dossier's translations, found once.
+    private static let librariesOutsideUsr: [String] = {
+        var folders: [String] = []
+        // The library that holds the runtime's swift_retain: found by the loader, not by reading
+        // /proc/self/maps, which a release build (the runtime linked in) read to its end.
+        if let runtime = dossier_object_defining("swift_retain") {
+            folders.append((String(cString: runtime) as NSString).deletingLastPathComponent)
+        }
+        folders += (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init)
+        if let locales = Localization.localeDirectory() { folders.append(locales) }
+        return folders
+    }()
 
     /// The path of a shared library this process has loaded, from /proc/self/maps (read line by
     /// line: procfs files report no size, so a whole-file read gets nothing).
