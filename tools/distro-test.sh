@@ -20,7 +20,8 @@
 # "build core contract nautilus"; also "bench"), DOSSIER_BENCH_PARTS (the bench step's
 # DossierBench parts: default "previewer", "floor" on bookworm), DOSSIER_BENCH_INPUTS (the
 # previewer bench's inputs, default the tree's .build/bench-inputs), DOSSIER_BENCH_ROUNDS,
-# DOSSIER_BENCH_KINDS (the previewer bench's kinds, e.g. "video").
+# DOSSIER_BENCH_KINDS (the previewer bench's kinds, e.g. "video"), DOSSIER_TRACE_STAGES=1 (the
+# showings' stage trace, `tools/stage-trace.py`).
 set -euo pipefail
 
 # Chroots, bind mounts and a second user need root.
@@ -257,7 +258,7 @@ bench_step() {
     extra_binds=(--bind "$cache/$suite/bench-inputs" /bench-inputs)
   fi
   inside "$suite" env ${DOSSIER_BENCH_ROUNDS:+DOSSIER_BENCH_ROUNDS=$DOSSIER_BENCH_ROUNDS} \
-    ${DOSSIER_BENCH_KINDS:+DOSSIER_BENCH_KINDS=$DOSSIER_BENCH_KINDS} \
+    ${DOSSIER_BENCH_KINDS:+DOSSIER_BENCH_KINDS=$DOSSIER_BENCH_KINDS} ${DOSSIER_TRACE_STAGES:+DOSSIER_TRACE_STAGES=$DOSSIER_TRACE_STAGES} \
     make --no-print-directory BUILD_DIR=/build/swift "${build[@]}" BENCH_INPUTS=/bench-inputs \
     BENCH_PARTS="$parts" bench-session 2>&1 | tee "$cache/$suite/bench.txt"
   local status=${PIPESTATUS[0]}

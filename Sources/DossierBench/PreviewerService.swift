@@ -1,4 +1,5 @@
 import CGLib
+import DocumentCore
 import Foundation
 
 /// The two previewers the bench compares: both answer Nautilus's `org.gnome.NautilusPreviewer`
@@ -63,10 +64,12 @@ final class PreviewerService {
     /// One ShowFile, timed until the content is on screen (seconds; nil if it never came);
     /// then Close, and wait for the window to go. `name` names the screenshot, if one is kept.
     func show(_ file: URL, readiness: PreviewerInput.Readiness, name: String) -> Double? {
+        StageTrace.mark("bench ShowFile \(name)")
         let start = ContinuousClock.now
         guard call("org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2",
                    "ShowFile", showFileArguments(file)) else { return nil }
         let shownAt = content.waitForContent(since: start, readiness: readiness, name: name)
+        StageTrace.mark("bench content \(shownAt.map { String(Int($0 * 1000)) } ?? "none")")
         _ = call("org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2", "Close", nil)
         content.waitUntilGone()
         return shownAt

@@ -231,11 +231,14 @@ final class PreviewPage {
         gtk_stack_add_named(OpaquePointer(view), renderer.view.gtkWidget, "content")
         do {
             defer { PreviewPrefetch.discard(for: shown.url) }  // what another renderer would have used
+            StageTrace.mark("page load \(type.identifier)")
             try await renderer.load(shown, type: type)
             guard state == .loading, !Task.isCancelled else { return }
             state = .ready
             gtk_spinner_stop(cast(spinner))
             gtk_stack_set_visible_child_name(OpaquePointer(view), "content")
+            StageTrace.mark("page ready")
+            onNextFrame(of: view) { StageTrace.mark("page next frame") }
             stateDidChange?(state)
         } catch {
             guard state == .loading else { return }

@@ -109,10 +109,12 @@ final class NautilusPreviewerService {
         if speaksActions != !controller.hostActions.isEmpty {
             controller.hostActions = speaksActions ? hostActions() : []
         }
+        StageTrace.mark("showFile on main")
         items.items = [PreviewItem(url: url)]
         controller.reloadData()
         controller.currentIndex = 0
         controller.present(application: AppInstance(gtkApplication: application), activationToken: activationToken)
+        StageTrace.mark("presented")
         controller.setTransientFor(handle: parent)
         bus.setParentHandle(parent)
         emitPropertyChanged("ParentHandle", g_variant_new_string(parent))

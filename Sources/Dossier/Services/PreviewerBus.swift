@@ -100,6 +100,7 @@ final class PreviewerBus: @unchecked Sendable {
     /// On the bus thread: answers at once (as Sushi does) and queues the call for the main one.
     /// Both forms of ShowFile come here (the three-argument one through the second interface).
     private func handle(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+        StageTrace.mark("bus got \(method)")
         guard let call = PreviewRequest(method: method, arguments: parameters) else {
             let error = PreviewRequest.isKnown(method: method)
                 ? "org.freedesktop.DBus.Error.InvalidArgs" : "org.freedesktop.DBus.Error.UnknownMethod"

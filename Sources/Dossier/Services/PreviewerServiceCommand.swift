@@ -53,7 +53,9 @@ struct PreviewerServiceCommand {
         // while GTK starts on this one (here, only the process is made: about 1 ms), and the
         // first item's request finds it ready. Nothing of it reads the environment after this.
         PreviewWorkers.prestart()
+        StageTrace.mark("worker started")
         openDisplay()
+        StageTrace.mark("gtk up")
         // Started by D-Bus for an item that is about to come: what it will need loads on
         // another core meanwhile (after openDisplay: no thread may run while it sets and unsets
         // the variables that turn GL off and choose GTK_THEME), and the name is owned now, so that item's own work starts while
@@ -64,15 +66,19 @@ struct PreviewerServiceCommand {
         // made its thread (a thread cannot start while another thread's dlopen runs).
         PreviewController.holdLibraryLoading()
         let bus = PreviewerBus.start()
+        StageTrace.mark("bus started")
         Display.loadStyles()
+        StageTrace.mark("styles loaded")
         PreviewController.allowLibraryLoading()
         // A first font is drawn ahead for the window's measures, which need the stylesheet.
         PreviewController.prepareForFontPrefetch()
+        StageTrace.mark("font measured")
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_IS_SERVICE))!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
         g_application_set_inactivity_timeout(app, idleTimeout)
         nonisolated(unsafe) var service: NautilusPreviewerService?
         connectSignal(UnsafeMutableRawPointer(application), "startup") { () -> Void in
+            StageTrace.mark("app startup")
             service = NautilusPreviewerService(application: UnsafeMutableRawPointer(application).assumingMemoryBound(to: GtkApplication.self),
                                                bus: bus)
         }

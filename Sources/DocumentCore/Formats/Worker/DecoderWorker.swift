@@ -229,6 +229,7 @@ public final class DecoderWorker: @unchecked Sendable {
                               running: inout Running?) throws(Ending) -> Output {
         if running == nil { running = try Result { () throws(Failure) in try start() }.mapError(Ending.failed).get() }
         guard let worker = running else { throw .failed(.cannotStart("no worker")) }
+        StageTrace.mark("send \(operation)")
         guard WorkerWire.send(WorkerRequest(operation: operation, options: options), fd: input, on: worker.socket) else {
             running = nil
             throw ended(worker)
@@ -240,6 +241,7 @@ public final class DecoderWorker: @unchecked Sendable {
             Self.stop(worker)
             throw .failed(.timedOut)
         }
+        StageTrace.mark("reply \(operation)")
         switch WorkerWire.receive(WorkerReply.self, on: worker.socket) {
         case .message(let reply, let fd):
             running?.hasAnswered = true
@@ -305,6 +307,7 @@ public final class DecoderWorker: @unchecked Sendable {
             environment.append("GST_REGISTRY_1_0=" + registry)
         }
         let pid = Self.spawn(command, environment: environment, socket: pair[1])
+        StageTrace.mark("worker spawned \(pid)")
         guard pid > 0 else {
             close(pair[0])
             throw .cannotStart(String(cString: strerror(errno)))
@@ -346,7 +349,7 @@ public final class DecoderWorker: @unchecked Sendable {
         // The user's language, so that the decoders' messages are in it; a library chosen
         // for the tests (a missing one must end on an error page).
         for name in ["LD_LIBRARY_PATH", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "DOSSIER_ARCHIVE_LIBRARY",
-                     "DOSSIER_POPPLER_LIBRARY", "DOSSIER_GSTREAMER_LIBRARY"] {
+                     "DOSSIER_TRACE_STAGES", "DOSSIER_POPPLER_LIBRARY", "DOSSIER_GSTREAMER_LIBRARY"] {
             if let value = caller[name] { environment.append(name + "=" + value) }
         }
         if let lang = caller["LANG"] { environment[1] = "LANG=" + lang }

@@ -31,6 +31,7 @@ public enum DecoderWorkerService {
             FileHandle.standardError.write(Data("dossier-decoder: started by Dossier only\n".utf8))
             return 64
         }
+        StageTrace.mark("worker main")
         Localization.setUp()
         let decoders = WorkerDecoders(testFormats: flags.contains("--test-formats"))
         decoders.prepare()
@@ -38,6 +39,7 @@ public enum DecoderWorkerService {
             FileHandle.standardError.write(Data("dossier-decoder: cannot lock down: \(String(cString: strerror(errno)))\n".utf8))
             return 70
         }
+        StageTrace.mark("worker locked")
         while true {
             switch WorkerWire.receive(WorkerRequest.self, on: socket) {
             case .end:
@@ -49,7 +51,9 @@ public enum DecoderWorkerService {
                 // A request that spends its CPU budget is ended by SIGXCPU; a worker that spent
                 // its lifetime's budget leaves, and the next request starts a fresh one.
                 guard dossier_worker_cpu_budget(cpuPerRequest) == 0 else { return 0 }
+                StageTrace.mark("worker got \(request.operation)")
                 let (reply, output) = decoders.perform(request, input: input)
+                StageTrace.mark("worker done \(request.operation)")
                 let sent = WorkerWire.send(reply, fd: output ?? -1, on: socket)
                 if let output { close(output) }
                 guard sent, reply.values[WorkerReply.leaving] == nil else { return 0 }
