@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "GtkSupport", "CGLib", "CGtk"]),
         .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
-        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGtk", "CImaging", "CPoppler"]),
+        .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGtk", "CImaging", "CPoppler", "CDisplay"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
         // Remote locations against real servers on 127.0.0.1 (sshd, smbd, Apache with mod_dav)
         // mounted through the session's GVFS: `make test` runs them, not make test-distros.

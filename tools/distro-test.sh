@@ -7,9 +7,10 @@
 #
 # For each suite: a chroot made with mmdebstrap from the machine's own Debian mirror (kept in
 # a cache outside the clone, so a second run only checks it), the host's Swift toolchain bound
-# in read-only, Dossier built from this tree into the cache, then the DocumentCore tests, the
-# previewer's D-Bus contract as that suite's Nautilus speaks it, and the end-to-end test with
-# that suite's real Nautilus (Space previews, Right shows the next file) under Xvfb.
+# in read-only, Dossier built from this tree into the cache, then the DocumentCore tests (and
+# the video frames' conversion, VideoFrameTests), the previewer's D-Bus contract as that suite's
+# Nautilus speaks it, and the end-to-end test with that suite's real Nautilus (Space previews,
+# Right shows the next file) under Xvfb.
 #
 # `make bench-distros` runs the step `bench` alone (DOSSIER_DISTRO_STEPS=bench): the previewer
 # bench against that suite's Sushi, with the floor of its stack (see bench_step below).
@@ -279,7 +280,8 @@ for suite in "${suites[@]}"; do
     say "$suite: $step"
     case $step in
       build) build "$suite" ;;
-      core) swift_tests "$suite" 'DocumentCoreTests' ;;
+      # With the video frames' conversion, which only GTK 4.20 and later need (it skips below).
+      core) swift_tests "$suite" 'DocumentCoreTests|VideoFrameTests' ;;
       contract) swift_tests "$suite" 'PreviewerBusContractTests' ;;
       nautilus) swift_test_as_user "$suite" 'DossierTests.PreviewerUITests/testSpaceInNautilusShowsDossiersPreviewerAndRightMovesToTheNextFile' ;;
       bench) bench_step "$suite" ;;

@@ -95,6 +95,7 @@ public final class MediaRenderer: PreviewRenderer {
         // Frames made smaller bilinearly: GTK 4.8's cairo renderer takes 35 ms a 1080p frame.
         let frames = dossier_video_paintable_new(OpaquePointer(stream.pointer))!
         let picture = gtk_picture_new_for_paintable(frames)!
+        dossier_video_paintable_draw_in(frames, picture)
         g_object_unref(raw(frames))
         gtk_picture_set_can_shrink(cast(picture), 1)
         gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
