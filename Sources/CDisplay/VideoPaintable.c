@@ -107,6 +107,12 @@ GdkTexture *dossier_video_frame_to_rgb(GdkTexture *frame, int width, int height)
     int source_width = gdk_texture_get_width(frame), source_height = gdk_texture_get_height(frame);
     if (width <= 0 || height <= 0 || source_width < 2 || source_height < 2) return NULL;
     width = MIN(width, source_width), height = MIN(height, source_height);
+    switch (gdk_texture_get_format(frame)) {
+    case GDK_MEMORY_G8_B8_R8_420: case GDK_MEMORY_G8_R8_B8_420: case GDK_MEMORY_G8_B8R8_420: case GDK_MEMORY_G8_R8B8_420:
+        break;
+    default:
+        return NULL;  /* not downloaded: any other frame is GTK's to draw */
+    }
     GdkTextureDownloader *downloader = gdk_texture_downloader_new(frame);
     gdk_texture_downloader_set_format(downloader, gdk_texture_get_format(frame));
     gdk_texture_downloader_set_color_state(downloader, gdk_texture_get_color_state(frame));
