@@ -238,7 +238,7 @@ final class PreviewPage {
             gtk_spinner_stop(cast(spinner))
             gtk_stack_set_visible_child_name(OpaquePointer(view), "content")
             StageTrace.mark("page ready")
-            onNextFrame(of: view) { StageTrace.mark("page next frame") }
+            if StageTrace.isOn { onNextFrame(of: view) { StageTrace.mark("page next frame") } }
             stateDidChange?(state)
         } catch {
             guard state == .loading else { return }

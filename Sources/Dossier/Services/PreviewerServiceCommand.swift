@@ -50,7 +50,7 @@ struct PreviewerServiceCommand {
     @MainActor
     private static func serve() -> Int32 {
         // The first decoder worker starts before GTK: it loads its libraries on the other core
-        // while GTK starts on this one (here, only the process is made: about 1 ms), and the
+        // while GTK starts on this one (here, only the process is made: 2-3 ms), and the
         // first item's request finds it ready. Nothing of it reads the environment after this.
         PreviewWorkers.prestart()
         StageTrace.mark("worker started")
