@@ -121,7 +121,8 @@ package final class DecoderWorkerPool: Sendable {
         available = DispatchSemaphore(value: count)
     }
 
-    /// Starts the worker the next request takes, if it is not running (blocks while it starts).
+    /// Starts the worker the next request takes, if it is not running (blocks while its process
+    /// is made, not while it loads).
     package func prestart() {
         guard let index = free.withLock({ $0.last }) else { return }
         workers[index].prestart()
