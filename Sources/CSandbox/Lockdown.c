@@ -8,6 +8,7 @@
 #include <seccomp.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -138,6 +139,36 @@ int dossier_worker_cpu_budget(uint32_t budget_seconds) {
     if (limit.rlim_max != RLIM_INFINITY && used + budget_seconds > limit.rlim_max) return -1;
     limit.rlim_cur = used + budget_seconds;
     return setrlimit(RLIMIT_CPU, &limit);
+}
+
+int dossier_worker_retry_group_priority(int group, int nice) {
+    char value[16];
+    int length = snprintf(value, sizeof value, "%d", nice);
+    if (write(group, value, (size_t)length) == length || errno != EAGAIN) {
+        close(group);
+        return -1;
+    }
+    return group;
+}
+
+int dossier_worker_lower_priority(int nice) {
+    setpriority(PRIO_PROCESS, 0, nice);
+    int group = open("/proc/self/autogroup", O_WRONLY | O_CLOEXEC);
+    if (group < 0) return -1;
+    return dossier_worker_retry_group_priority(group, nice);
+}
+
+int dossier_worker_priority(int *nice, int *group_nice) {
+    errno = 0;
+    *nice = getpriority(PRIO_PROCESS, 0);
+    if (*nice == -1 && errno != 0) return -1;
+    *group_nice = -100;
+    FILE *group = fopen("/proc/self/autogroup", "re");
+    if (group == NULL) return 0;
+    /* "/autogroup-123 nice 10" */
+    if (fscanf(group, "%*s nice %d", group_nice) != 1) *group_nice = -100;
+    fclose(group);
+    return 0;
 }
 
 pid_t dossier_worker_spawn(char *const argv[], char *const envp[], int socket_fd) {

@@ -231,6 +231,28 @@ final class DecoderWorkerTests: XCTestCase {
         XCTAssertEqual(worker.confinement, .bubblewrap)
     }
 
+    /// The thumbnailers' workers run at nice 10, and so does their scheduling group where the
+    /// kernel groups processes by session (a worker's session is its own, and between groups
+    /// only the group's nice counts); a previewer's worker, which someone waits for, keeps 0.
+    func testThumbnailWorkersRunAtALowPriority() throws {
+        XCTAssertEqual(ThumbnailWorkers.pool.limits.niceness, 10)
+        let folder = try TemporaryFolder()
+        let image = try picture(in: folder)
+        let hasGroups = FileManager.default.fileExists(atPath: "/proc/self/autogroup")
+        for confinement in confinements {
+            let low = worker(confinement) { $0 = ThumbnailWorkers.limits }
+            XCTAssertEqual(try perform(low, "probe", file: image).values["nice"], "10", "\(confinement)")
+            if hasGroups {
+                // The kernel takes one group change a tenth of a second machine-wide; the worker
+                // tries again at each request until it took.
+                XCTAssertTrue(eventually { (try? self.perform(low, "probe", file: image).values["groupNice"]) == "10" },
+                              "\(confinement): the group's nice")
+                let previewer = worker(confinement)
+                XCTAssertEqual(try perform(previewer, "probe", file: image).values["groupNice"], "0", "\(confinement)")
+            }
+        }
+    }
+
     /// The worker's start blocks its caller only while the process is made: the worker's own
     /// start (libraries, lock-down) goes on after `prestart` returns, and its first request
     /// finds it running.

@@ -26,6 +26,23 @@ int dossier_worker_lock_down(uint64_t address_space, uint32_t cpu_seconds, uint6
    within the hard limit. Returns 0, or -1 when the worker's lifetime budget is spent. */
 int dossier_worker_cpu_budget(uint32_t budget_seconds);
 
+/* Lowers the worker's CPU priority to `nice` (1-19) where the kernel decides it: its threads'
+   nice value, and its scheduling group's. A worker has a session of its own, and where the
+   kernel groups processes by session (autogroup) the groups share the CPU by their own nice
+   values, whatever their threads' are. The group's is changed through /proc/self/autogroup, and
+   the kernel takes one such change a tenth of a second machine-wide (EAGAIN otherwise): the
+   return is then the file, open, for dossier_worker_retry_group_priority; else -1 (done, or
+   nothing to do: no autogroup). Before the lock-down, which denies opening a file to write. */
+int dossier_worker_lower_priority(int nice);
+
+/* Tries the group's priority again on `group` (from dossier_worker_lower_priority). Returns
+   -1 once it is done or cannot be (the file is closed then), else `group` to try later. */
+int dossier_worker_retry_group_priority(int group, int nice);
+
+/* The calling process's nice value and its scheduling group's (-100 where there is none).
+   Returns 0, or -1 with errno set. */
+int dossier_worker_priority(int *nice, int *group_nice);
+
 /* Spawns argv (argv[0] a path) with envp in a new session: socket_fd becomes its fd 3, every
    other fd from 3 up is closed in the child. Returns the pid, or -1 with errno set. */
 pid_t dossier_worker_spawn(char *const argv[], char *const envp[], int socket_fd);

@@ -76,9 +76,14 @@ public final class DecoderWorker: @unchecked Sendable {
         public var largestResult: UInt64 = 1 << 30
         /// Wall-clock time for one request.
         public var timeout: Duration = .seconds(60)
+        /// The worker's CPU priority as a nice value, 0 to 19: above 0 for work nobody watches
+        /// being made (the thumbnails take 10), so that a frame's drawing goes first. Set for the
+        /// worker's scheduling group too, which decides where the kernel groups by session
+        /// (autogroup): a worker has a session of its own (`dossier_worker_lower_priority`).
+        public var niceness: Int32 = 0
 
         /// The default limits: 4 GiB of address space, 30 s of CPU a request, 600 s in all, results
-        /// up to 1 GiB, 60 s a request.
+        /// up to 1 GiB, 60 s a request, the caller's CPU priority.
         public init() {}
     }
 
@@ -294,6 +299,7 @@ public final class DecoderWorker: @unchecked Sendable {
         var command = [program, "--socket", "3", "--address-space", String(limits.addressSpace),
                        "--cpu", String(limits.cpuSecondsInAll), "--cpu-per-request", String(limits.cpuSecondsPerRequest),
                        "--largest-result", String(limits.largestResult)]
+        if limits.niceness > 0 { command += ["--nice", String(min(limits.niceness, 19))] }
         if testFormats { command.append("--test-formats") }
         // GStreamer's plugin registry, the caller's, read-only (see GStreamerRegistry).
         var environment = Self.environment

@@ -32,6 +32,9 @@ public enum DecoderWorkerService {
             return 64
         }
         StageTrace.mark("worker main")
+        // Lowered first, so that loading the libraries already yields to the caller's frames.
+        let nice = options["--nice"].flatMap(Int32.init).map { min(max($0, 1), 19) }
+        var group: Int32 = nice.map { dossier_worker_lower_priority($0) } ?? -1
         Localization.setUp()
         let decoders = WorkerDecoders(testFormats: flags.contains("--test-formats"))
         decoders.prepare()
@@ -51,6 +54,8 @@ public enum DecoderWorkerService {
                 // A request that spends its CPU budget is ended by SIGXCPU; a worker that spent
                 // its lifetime's budget leaves, and the next request starts a fresh one.
                 guard dossier_worker_cpu_budget(cpuPerRequest) == 0 else { return 0 }
+                // The group's priority, when the kernel was changing another's as the worker started.
+                if group >= 0, let nice { group = dossier_worker_retry_group_priority(group, nice) }
                 StageTrace.mark("worker got \(request.operation)")
                 let (reply, output) = decoders.perform(request, input: input)
                 StageTrace.mark("worker done \(request.operation)")
@@ -79,10 +84,13 @@ struct WorkerDecoders {
         guard input >= 0 else { return (WorkerReply(error: "no input"), nil) }
         switch request.operation {
         case "probe":
-            // The input's size: the least a decoder does (the containment tests' next request).
+            // The input's size: the least a decoder does (the containment tests' next request),
+            // and the worker's CPU priority (its tests').
             var status = stat()
             guard fstat(input, &status) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
-            return (WorkerReply(values: ["size": String(status.st_size)]), nil)
+            var nice: Int32 = 0, groupNice: Int32 = 0
+            guard dossier_worker_priority(&nice, &groupNice) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
+            return (WorkerReply(values: ["size": String(status.st_size), "nice": String(nice), "groupNice": String(groupNice)]), nil)
         case ImageDecoder.operation, MediaInspection.operation:
             // A test file that names a misbehaviour (the previewer's containment tests).
             if testFormats, let reply = WorkerTestFormats.performNamed(in: input) { return (reply, nil) }
