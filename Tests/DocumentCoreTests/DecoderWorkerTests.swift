@@ -253,6 +253,21 @@ final class DecoderWorkerTests: XCTestCase {
         }
     }
 
+    /// A pool's workers all start ahead when asked (a browser asks as it is made), and the
+    /// requests that follow find them running.
+    func testAPoolStartsEveryWorkerAhead() throws {
+        let folder = try TemporaryFolder()
+        let image = try picture(in: folder)
+        let pool = DecoderWorkerPool(count: 2, testFormats: true)
+        XCTAssertEqual(pool.running, [false, false])
+        pool.prestartAll()
+        XCTAssertEqual(pool.running, [true, true])
+        let fd = open(image.path, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        XCTAssertNotNil(try pool.perform("probe", input: fd, options: [:]).values["size"])
+        XCTAssertEqual(pool.running, [true, true])
+    }
+
     /// The worker's start blocks its caller only while the process is made: the worker's own
     /// start (libraries, lock-down) goes on after `prestart` returns, and its first request
     /// finds it running.

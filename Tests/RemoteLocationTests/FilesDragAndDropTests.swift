@@ -174,13 +174,26 @@ final class FilesDragAndDropTests: XCTestCase {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             environment["XDG_\(name.uppercased())_HOME"] = folder.path
         }
-        app = try DesktopSession.launch([binary, uri], environment: environment, output: dossierLog)
+        // A Dossier that owns the application's name on the session bus (started through D-Bus
+        // by another test, or still quitting) would take this launch and open its window on the
+        // suite's display instead of this test's own.
+        DesktopSession.endBusOwner("io.github.dossier.Dossier")
+        let launched = try DesktopSession.launch([binary, uri], environment: environment, output: dossierLog)
+        app = launched
         var window: String?
-        XCTAssertTrue(eventually {
+        let shown = eventually {
             window = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--name", "^\(title)$"])
                 .split(separator: "\n").first.map(String.init)
             return window != nil
-        }, "Dossier's window shows \(title)")
+        }
+        if !shown {
+            let printed = (try? String(contentsOf: dossierLog, encoding: .utf8)).map { String($0.suffix(2000)) } ?? ""
+            let running = kill(launched.processIdentifier, 0) == 0
+            let windows = DesktopSession.run(["/usr/bin/xdotool", "search", "--onlyvisible", "--name", "."])
+                .split(separator: "\n").map { DesktopSession.run(["/usr/bin/xdotool", "getwindowname", String($0)]) }
+            XCTFail("Dossier's window shows \(title): the process \(running ? "runs" : "has ended"); "
+                + "windows on this display: \(windows); it printed: \(printed)")
+        }
         return try XCTUnwrap(window)
     }
 

@@ -152,6 +152,14 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         maker = ThumbnailMaker(cache: cache, timeout: timeout, thumbnailerFolders: thumbnailerFolders)
     }
 
+    /// Starts the thumbnail workers in the background if they are not running, so that the
+    /// first thumbnails do not wait for their start (loading and locking down: 20-30 ms each).
+    /// Returns at once; a browser calls it once it has listed a folder with files, before its
+    /// cells ask.
+    public func prestartWorkers() {
+        DispatchQueue.global(qos: .utility).async { ThumbnailWorkers.pool.prestartAll() }
+    }
+
     /// Queues a request. `handler` is called on a generator thread for each representation
     /// (or once with the error); the icon, if asked for, before this returns.
     @discardableResult

@@ -136,6 +136,14 @@ package final class DecoderWorkerPool: Sendable {
         workers[index].prestart()
     }
 
+    /// Starts every free worker that is not running (each blocks while its process is made).
+    package func prestartAll() {
+        for index in free.withLock({ $0 }) { workers[index].prestart() }
+    }
+
+    /// Whether each worker's process runs now (for tests).
+    package var running: [Bool] { workers.map { $0.processID != nil } }
+
     /// Runs `operation` in the first worker free; a request whose `cancellation` is set by then
     /// (its page went while it waited behind others) is dropped unsent, with `.cancelled`.
     package func perform(_ operation: String, input: Int32, options: [String: String],

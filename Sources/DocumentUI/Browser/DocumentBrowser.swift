@@ -106,6 +106,7 @@ public final class DocumentBrowser {
     init(location: BrowserLocation, directories: UserDirectories, trash: Trash,
          thumbnails: ThumbnailGenerator = ThumbnailLoader.sharedGenerator) {
         self.location = location
+        StageTrace.mark("browser made")
         loader = ThumbnailLoader(generator: thumbnails)
         feed = LocationFeed(model: model, directories: directories, trash: trash)
         g_object_ref(raw(model.object.model))  // the selection takes the reference it is given

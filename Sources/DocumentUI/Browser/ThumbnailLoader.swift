@@ -50,6 +50,7 @@ final class ThumbnailLoader {
     func load(_ item: BrowserItem, pixels: Int, scale: Int, urgent: Bool = true,
               deliver: @escaping @MainActor @Sendable (OpaquePointer) -> Void) -> Request? {
         guard !item.isDirectory, item.trashed == nil else { return nil }
+        if nextPriority == 0 { StageTrace.mark("cell asked") }
         nextPriority += 1
         let edge = pixels * scale
         let key = Self.key(item, pixels: pixels)
@@ -70,6 +71,7 @@ final class ThumbnailLoader {
             guard let picture else { return }
             let final = isFinal
             ThumbnailDeliveries.shared.post {
+                StageTrace.mark(final ? "cell thumbnail shown" : "cell quick picture shown")
                 if final { self?.keep(picture, for: key) }
                 deliver(OpaquePointer(picture.pointer))
             }
