@@ -59,8 +59,10 @@ public final class FontRenderer: PreviewRenderer {
         } catch {
             throw PreviewError(error.description)
         }
+        StageTrace.mark("font specimen drawn")
         drawn = appearance
         build(specimen, type: type)
+        StageTrace.mark("font page built")
         setAccessibleName(rootView, tr("Font specimen of %s", item.displayTitle))
 
         // Drawn again for a new width or scale; tinted again for a new style.
