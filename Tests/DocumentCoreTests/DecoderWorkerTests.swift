@@ -238,10 +238,13 @@ final class DecoderWorkerTests: XCTestCase {
         XCTAssertEqual(ThumbnailWorkers.pool.limits.niceness, 10)
         let folder = try TemporaryFolder()
         let image = try picture(in: folder)
-        let hasGroups = FileManager.default.fileExists(atPath: "/proc/self/autogroup")
+        // Where the kernel groups by session and lets a process set its own group's nice.
+        let hasGroups = FileManager.default.isWritableFile(atPath: "/proc/self/autogroup")
         for confinement in confinements {
             let low = worker(confinement) { $0 = ThumbnailWorkers.limits }
-            XCTAssertEqual(try perform(low, "probe", file: image).values["nice"], "10", "\(confinement)")
+            // At least 10: a test run that is itself niced further is not raised back.
+            let nice = try XCTUnwrap(try perform(low, "probe", file: image).values["nice"].flatMap(Int.init))
+            XCTAssertGreaterThanOrEqual(nice, 10, "\(confinement)")
             if hasGroups {
                 // The kernel takes one group change a tenth of a second machine-wide; the worker
                 // tries again at each request until it took.
