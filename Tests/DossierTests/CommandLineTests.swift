@@ -59,6 +59,30 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// A display that is named but has no server (gone, or never there): a line that says so
+    /// and status 1, not a crash inside GTK. No session bus either, so that no running Dossier
+    /// takes the launch over.
+    func testADisplayThatCannotBeOpenedIsSaid() throws {
+        let display = ":4093"
+        guard !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X4093") else {
+            throw XCTSkip("an X server answers as \(display) here")
+        }
+        var unreachable = runner
+        unreachable.environment["DISPLAY"] = display
+        unreachable.environment["WAYLAND_DISPLAY"] = nil
+        unreachable.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        let folder = try TemporaryFolder()
+        let photo = samples.appendingPathComponent("photo.jpg").path
+        // The browser's launch (the application) and the previewer's own command.
+        for arguments in [[folder.url.path], ["preview", photo]] {
+            let result = try unreachable.run(arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.errors)")
+            XCTAssertTrue(result.errors.contains("Cannot open the display \(display): browsing and previewing need a graphical session."),
+                          "\(arguments): \(result.errors)")
+            XCTAssertFalse(result.errors.contains("CRITICAL"), "\(arguments): \(result.errors)")
+        }
+    }
+
     func testInfoAsJSON() throws {
         let photo = samples.appendingPathComponent("photo.jpg").path
         let reports = try runner.json(["info", "--json", photo]) as? [[String: Any]]

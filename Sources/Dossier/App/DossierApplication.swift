@@ -54,8 +54,10 @@ final class DossierApplication {
         let service = arguments.contains("--gapplication-service")
         if service { g_application_set_inactivity_timeout(gapp, 10_000) }
         // The launch that becomes the instance sets up GTK and its styles now, the light way
-        // (`Display.loadStyles`); one that hands its arguments over needs no GTK at all.
-        if service || !Self.isRunning { _ = Display.initialize() }
+        // (`Display.loadStyles`); one that hands its arguments over needs no GTK at all. A
+        // display that is named but cannot be opened (its server gone, or refusing) is said, not
+        // crashed on: nothing of GTK may run without one.
+        if service || !Self.isRunning, !Display.initialize() { return GraphicalCommand.displayCannotBeOpened() }
         MainLoopBridge.install()
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

@@ -27,6 +27,16 @@ struct GraphicalCommand {
         return environment["DISPLAY"].map { !$0.isEmpty } == true || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } == true
     }
 
+    /// Says that the display named in the environment could not be opened (its server gone,
+    /// or refusing), and gives the launch's status: nothing of GTK may run without a display.
+    static func displayCannotBeOpened() -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        // Wayland's first, as GDK tries it.
+        let name = [environment["WAYLAND_DISPLAY"], environment["DISPLAY"]].compactMap { $0 }.first { !$0.isEmpty } ?? "?"
+        Output.error(tr("Cannot open the display %s: browsing and previewing need a graphical session.", name))
+        return 1
+    }
+
     func run() -> Int32 {
         guard Self.hasDisplay else {
             Output.error(tr("No display: browsing and previewing need a graphical session (dossier ls and dossier info work without one)."))

@@ -73,7 +73,7 @@ final class PreviewApplication {
         }
         // GTK and its styles, the light way (`Display.loadStyles`), and the main-queue bridge,
         // before the application starts.
-        _ = Display.initialize()
+        guard Display.initialize() else { return GraphicalCommand.displayCannotBeOpened() }
         return g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 0, nil)
     }
 }
