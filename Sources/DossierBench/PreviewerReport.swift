@@ -27,6 +27,7 @@ struct PreviewerReport {
               + " median of the passes' ratios (min–max)")
         print("  " + Self.pad("kind", 20) + Self.pad("", 6) + Self.pad("Dossier ms", 18) + Self.pad("Sushi ms", 18) + Self.pad("ratio", 19) + "aim")
         var misses = 0
+        var timedOut = false
         for input in inputs {
             guard input.url != nil else {
                 print("  " + Self.pad(input.label, 20) + (input.note ?? "skipped"))
@@ -35,16 +36,22 @@ struct PreviewerReport {
             for temperature in PreviewerResults.Temperature.allCases {
                 let ours = results.medians(kind: input.label, temperature: temperature, previewer: .dossier)
                 let theirs = results.medians(kind: input.label, temperature: temperature, previewer: .sushi)
-                let ratios = zip(ours, theirs).map { $0 / $1 }.filter { $0.isFinite }
-                let ratio = Measure.median(ratios)
+                let ratios = Self.ratios(ours, theirs)
+                let ratio = Measure.median(ratios.values.filter { !$0.isNaN })
                 let verdict = aim(ratio: ratio, ours: Measure.median(ours), theirs: Measure.median(theirs), temperature: temperature)
                 if verdict != "holds" { misses += 1 }
+                if (ours + theirs).contains(where: \.isInfinite) { timedOut = true }
                 print("  " + Self.pad(input.label, 20) + Self.pad(temperature.rawValue, 6) + Self.pad(Self.milliseconds(ours), 18)
-                      + Self.pad(Self.milliseconds(theirs), 18) + Self.pad(Self.spread(ratios, format: "%.2f"), 19) + verdict)
+                      + Self.pad(Self.milliseconds(theirs), 18)
+                      + Self.pad(Self.ratioSpread(ratios), 19) + verdict)
             }
         }
         for input in inputs where input.url != nil {
             if let note = input.note { print("  \(input.label): \(note)") }
+        }
+        if timedOut {
+            print("  \"none in \(Int(Self.patience)) s\": nothing on screen \(Int(Self.patience)) s after ShowFile. Sushi's time is then only known"
+                  + " to be longer, and \"< r\" is Dossier's time over \(Int(Self.patience)) s, rounded up: a bound on the ratio")
         }
         print("  \(misses == 0 ? "Every cell meets its aim" : "\(misses) cells miss their aim") (≤ \(Self.ratioAim)× Sushi;"
               + " warm ≤ \(Int(Self.warmAim * 1000)) ms where Sushi is slower)")
@@ -69,8 +76,32 @@ struct PreviewerReport {
         }
     }
 
+    /// Each pass's ratio, Dossier's time over Sushi's. Where Sushi's content did not come within
+    /// the patience (infinity), Dossier's time over the patience: the ratio is below that, so
+    /// `bounded`. The median of the values then bounds the median of the true ratios from above,
+    /// as each value bounds its own. NaN where either was not measured, or Dossier's did not come.
+    static func ratios(_ ours: [Double], _ theirs: [Double]) -> (values: [Double], bounded: Bool) {
+        var bounded = false
+        let values = zip(ours, theirs).map { ours, theirs -> Double in
+            guard ours.isFinite else { return .nan }
+            if theirs.isInfinite {
+                bounded = true
+                return ours / patience
+            }
+            return ours / theirs
+        }
+        return (values, bounded)
+    }
+
+    /// The ratios' spread; a bound with "< " and rounded up, so that what is printed is a bound too.
+    static func ratioSpread(_ ratios: (values: [Double], bounded: Bool)) -> String {
+        guard ratios.bounded else { return spread(ratios.values, format: "%.2f") }
+        return "< " + spread(ratios.values.map { ($0 * 100).rounded(.up) / 100 }, format: "%.2f")
+    }
+
     private func aim(ratio: Double, ours: Double, theirs: Double, temperature: PreviewerResults.Temperature) -> String {
-        guard ratio.isFinite, ours.isFinite, theirs.isFinite else { return "not measured" }
+        if ours.isInfinite { return "misses: none in \(Int(Self.patience)) s" }
+        guard ratio.isFinite, ours.isFinite, !theirs.isNaN else { return "not measured" }
         var missed: [String] = []
         if ratio > Self.ratioAim { missed.append("> \(Self.ratioAim)×") }
         if temperature == .warm, theirs > Self.warmAim, ours > Self.warmAim { missed.append("> \(Int(Self.warmAim * 1000)) ms") }
@@ -81,13 +112,20 @@ struct PreviewerReport {
         spread(seconds.map { $0 * 1000 }, format: "%.0f")
     }
 
-    /// "median (min–max)" of `values`, or "no showing" when none came.
+    /// How long a showing may take, in seconds (`WindowContent.patience`).
+    static let patience = Measure.seconds(WindowContent.patience)
+
+    /// "median (min–max)" of `values`, or "no showing" when none was measured. An infinite value
+    /// (content that did not come within the patience) counts as the longest, and reads "none";
+    /// "none in 30 s" when every value is one.
     static func spread(_ values: [Double], format: String) -> String {
-        let finite = values.filter { $0.isFinite }
-        guard let low = finite.min(), let high = finite.max() else { return "no showing" }
-        let missing = values.count - finite.count
-        return String(format: format, Measure.median(finite)) + " (" + String(format: format, low) + "–" + String(format: format, high) + ")"
-            + (missing > 0 ? " \(missing) failed" : "")
+        let measured = values.filter { !$0.isNaN }
+        guard let low = measured.min(), let high = measured.max() else { return "no showing" }
+        let missing = values.count - measured.count
+        let failed = missing > 0 ? " \(missing) failed" : ""
+        guard low.isFinite else { return "none in \(Int(patience)) s" + failed }
+        func text(_ value: Double) -> String { value.isFinite ? String(format: format, value) : "none" }
+        return text(Measure.median(measured)) + " (" + text(low) + "–" + text(high) + ")" + failed
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

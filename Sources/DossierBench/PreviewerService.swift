@@ -61,8 +61,10 @@ final class PreviewerService {
         usleep(150_000)
     }
 
-    /// One ShowFile, timed until the content is on screen (seconds; nil if it never came);
-    /// then Close, and wait for the window to go. `name` names the screenshot, if one is kept.
+    /// One ShowFile, timed until the content is on screen (seconds); then Close, and wait for
+    /// the window to go. Infinity when the content did not come within `WindowContent.patience`
+    /// (a time known only to be longer than that); nil when the call itself failed. `name` names
+    /// the screenshot, if one is kept.
     func show(_ file: URL, readiness: PreviewerInput.Readiness, name: String) -> Double? {
         StageTrace.mark("bench ShowFile \(name)")
         let start = ContinuousClock.now
@@ -72,7 +74,7 @@ final class PreviewerService {
         StageTrace.mark("bench content \(shownAt.map { String(Int($0 * 1000)) } ?? "none")")
         _ = call("org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2", "Close", nil)
         content.waitUntilGone()
-        return shownAt
+        return shownAt ?? .infinity
     }
 
     /// (uri, window handle, close if shown), and an empty activation token where the previewer wants one.

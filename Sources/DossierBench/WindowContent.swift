@@ -78,7 +78,8 @@ struct WindowContent {
                 usleep(4_000)
             }
         }
-        if shownAt != nil, let screenshots { keepScreenshot(screenshots.appendingPathComponent(name + ".png")) }
+        // When nothing came, the screen at the end of the patience: to check that nothing was there.
+        if let screenshots { keepScreenshot(screenshots.appendingPathComponent(name + (shownAt == nil ? "-none" : "") + ".png")) }
         return shownAt
     }
 
