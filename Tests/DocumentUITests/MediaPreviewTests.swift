@@ -61,6 +61,28 @@ final class MediaPreviewTests: XCTestCase {
         }
     }
 
+    func testThePrefetchOpensAFirstVideosStreamAheadAndItsPageTakesIt() throws {
+        let clip = samples.appendingPathComponent("clip.webm")
+        try MainActor.assumeIsolated {
+            XCTAssertTrue(TestDisplay.initialize())
+            // As the service's first item: the stream opens before any page exists.
+            PreviewPrefetch.start(clip)
+            XCTAssertTrue(spin(timeout: 30) { MediaRenderer.streamOpenedAhead(for: clip.path) != nil }, "opened ahead")
+            let ahead = MediaRenderer.streamOpenedAhead(for: clip.path)
+            let window = Window()
+            defer { window.close() }
+            let page = window.show(clip)
+            XCTAssertEqual(page.state, .ready)
+            XCTAssertEqual(try XCTUnwrap(page.renderer as? MediaRenderer).stream?.pointer, ahead, "the page plays the stream opened ahead")
+            XCTAssertNil(MediaRenderer.streamOpenedAhead(for: clip.path))
+            // One that no page takes is let go with what else was begun for the file.
+            PreviewPrefetch.start(clip)
+            XCTAssertTrue(spin(timeout: 30) { MediaRenderer.streamOpenedAhead(for: clip.path) != nil }, "opened ahead again")
+            PreviewPrefetch.discard(for: clip)
+            XCTAssertNil(MediaRenderer.streamOpenedAhead(for: clip.path))
+        }
+    }
+
     func testAWorkerThatCrashesOrHangsEndsItsItemOnTheErrorPageAndTheNextPreviews() throws {
         let folder = try TemporaryFolder()
         let crash = try folder.write("crash.ogg", bytes: Array("OggS".utf8) + Array("DOSSIER-TEST-MISBEHAVIOUR test.crash\n".utf8))

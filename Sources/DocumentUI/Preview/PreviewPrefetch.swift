@@ -7,10 +7,11 @@ import GtkSupport
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application are still starting on the main thread,
 /// and that item's type, and the file work of its renderer (an image's reduced decode in the
-/// decoder worker, which it starts, a media file's inspection there, a PDF's first page in
-/// the decoder worker, an archive's listing there, the first part of a text, a Markdown file
-/// parsed, a font's specimen drawn there), run meanwhile on another core. The page and
-/// its renderer take the results when they get there, for that file only and once.
+/// decoder worker, which it starts, a media file's inspection there and a video's stream, a
+/// PDF's first page in the decoder worker, an archive's listing there, the first part of a
+/// text, a Markdown file parsed, a font's specimen drawn there), run meanwhile on another
+/// core. The page and its renderer take the results when they get there, for that file only
+/// and once.
 ///
 /// One item at most: a newer one replaces it. What is not taken is dropped with it.
 enum PreviewPrefetch {
@@ -90,10 +91,17 @@ enum PreviewPrefetch {
         return await task?.value
     }
 
+    /// Whether work begun for `url` waits for its page (the page has not taken it).
+    static func isWaiting(_ url: URL) -> Bool {
+        lock.withLock { entry?.url == url }
+    }
+
     /// Drops what was begun for `url` and not taken (its renderer did not ask for it).
+    @MainActor
     static func discard(for url: URL) {
         lock.withLock { if entry?.url == url { entry = nil } }
         FontSpecimen.dropDrawingAhead(fileAt: url.path)
+        MediaRenderer.dropStreamOpenedAhead(for: url.path)
     }
 
     /// A first font's specimen drawn ahead for the window about to be made, when the window's
@@ -173,10 +181,16 @@ enum PreviewPrefetch {
         }
         if type.conforms(to: .audio) || type.conforms(to: .movie) {
             // The decoder worker inspects the file; meanwhile GStreamer is loaded here for the
-            // page's playback, once the library may be opened.
+            // page's playback, once the library may be opened. Then a video's stream opens on the
+            // main thread at its next turn, before the window is made if that is not yet done,
+            // unless the page has taken its item already (and opens its stream itself).
             Task.detached(priority: .userInitiated) {
                 await LibraryLoading.allowed()
                 try? await MediaPlayback.loadInBackground()
+                guard type.conforms(to: .movie) else { return }
+                MainLoopIdle.run(priority: G_PRIORITY_HIGH) {
+                    if isWaiting(url) { MediaRenderer.openAhead(url.path) }
+                }
             }
             // The first time GStreamer is used at all, the inspection loads it here to make its registry.
             if !MediaInspection.hasRegistry { await LibraryLoading.allowed() }

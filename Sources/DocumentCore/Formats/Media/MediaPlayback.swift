@@ -14,7 +14,10 @@ public enum MediaPlayback {
     /// Loads and initialises GStreamer, once (blocking: not on the main thread).
     public static func load() throws(MediaError) {
         var error: UnsafeMutablePointer<CChar>?
-        if dossier_gstreamer_load(&error) != 0 { return }
+        if dossier_gstreamer_load(&error) != 0 {
+            StageTrace.mark("gstreamer loaded")
+            return
+        }
         throw .notStarted(takeString(error).flatMap { $0.isEmpty ? nil : $0 } ?? tr("unknown error"))
     }
 

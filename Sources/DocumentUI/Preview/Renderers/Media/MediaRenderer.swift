@@ -14,8 +14,10 @@ import GtkSupport
 /// and the cover art is decoded there too. Meanwhile GStreamer is loaded in this process, off
 /// the main thread. An audio page shows once the worker has answered, then opens its stream,
 /// its controls waiting for the stream to be ready; a video opens its stream while the worker
-/// inspects, and its page shows once the stream is ready (the first frame is its content). An
-/// error the stream reports later shows under the controls.
+/// inspects, and its page shows once the stream is ready (the first frame is its content). The
+/// previewer service's first video has its stream opened before its window is made
+/// (`openAhead`), so GStreamer prepares it while GTK builds the window. An error the stream
+/// reports later shows under the controls.
 /// Nothing plays by itself, and playback pauses when the page is hidden.
 @MainActor
 public final class MediaRenderer: PreviewRenderer {
@@ -31,7 +33,7 @@ public final class MediaRenderer: PreviewRenderer {
     /// The playback controls: insensitive until the stream is prepared.
     let controls: WidgetPointer
     private let problem: WidgetPointer
-    private var stream: ObjectReference?
+    private(set) var stream: ObjectReference?
     /// An audio page's wait for its stream, after the page is shown.
     private var preparing: Task<Void, Never>?
 
@@ -111,15 +113,57 @@ public final class MediaRenderer: PreviewRenderer {
         return .success(())
     }
 
-    /// The file's stream, once GStreamer is loaded, given to the controls.
+    /// The file's stream (the one opened ahead for it, or a new one once GStreamer is loaded),
+    /// given to the controls.
     private func openStream(_ path: String, after loading: Task<Result<Void, MediaError>, Never>) async throws(PreviewError) -> ObjectReference {
         if case .failure(let error) = await loading.value { throw PreviewError(error.description) }
-        guard let file = gtk_media_file_new_for_filename(path) else { throw PreviewError(tr("The media file could not be opened.")) }
-        let stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
+        let stream: ObjectReference
+        if let ahead = Self.takeStreamOpenedAhead(for: path) {
+            stream = ahead
+        } else {
+            guard let file = gtk_media_file_new_for_filename(path) else { throw PreviewError(tr("The media file could not be opened.")) }
+            stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
+            StageTrace.mark("media stream opened")
+        }
         self.stream = stream
         showLaterErrors(of: stream)
-        gtk_media_controls_set_media_stream(cast(controls), file)
+        gtk_media_controls_set_media_stream(cast(controls), stream.cast())
         return stream
+    }
+
+    /// A video's stream opened before its page exists, and for which file.
+    private static var openedAhead: (path: String, stream: ObjectReference)?
+
+    /// Opens the stream of the video at `path` now, for its page to take: GStreamer prepares it
+    /// (50-75 ms of a cold showing) on its own threads while the main thread builds the window,
+    /// where the page would open it only once made. For the previewer service's first item,
+    /// found to be a video by the prefetch; nothing when GStreamer is not loaded yet (the page
+    /// opens its own). One at most: another file's is let go.
+    static func openAhead(_ path: String) {
+        guard MediaPlayback.isLoaded, openedAhead?.path != path else { return }
+        dropStreamOpenedAhead()
+        guard let file = gtk_media_file_new_for_filename(path) else { return }
+        openedAhead = (path, ObjectReference(adopting: UnsafeMutableRawPointer(file)))
+        StageTrace.mark("media stream opened ahead")
+    }
+
+    /// The stream opened ahead for `path`, once; nil when there is none.
+    private static func takeStreamOpenedAhead(for path: String) -> ObjectReference? {
+        guard let ahead = openedAhead, ahead.path == path else { return nil }
+        openedAhead = nil
+        return ahead.stream
+    }
+
+    /// The stream opened ahead for `path` that waits for its page, if any.
+    static func streamOpenedAhead(for path: String) -> UnsafeMutableRawPointer? {
+        openedAhead?.path == path ? openedAhead?.stream.pointer : nil
+    }
+
+    /// Lets a stream opened ahead go, its pipeline and threads with it (for `path` only, when given).
+    static func dropStreamOpenedAhead(for path: String? = nil) {
+        guard let ahead = openedAhead, path == nil || ahead.path == path else { return }
+        openedAhead = nil
+        gtk_media_file_clear(ahead.stream.cast())
     }
 
     /// Lets the stream's pipeline and its threads go now, not with the page.
@@ -208,6 +252,7 @@ public final class MediaRenderer: PreviewRenderer {
             if let error = gtk_media_stream_get_error(media) {
                 outcome.finish(.failure(PreviewError(tr("The media file could not be played: %s", String(cString: error.pointee.message)))))
             } else if gtk_media_stream_is_prepared(media) != 0 {
+                if outcome.result == nil { StageTrace.mark("media stream prepared") }
                 outcome.finish(.success(()))
             }
             return outcome.result != nil
