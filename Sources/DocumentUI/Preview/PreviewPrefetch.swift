@@ -182,8 +182,8 @@ enum PreviewPrefetch {
         if type.conforms(to: .audio) || type.conforms(to: .movie) {
             // The decoder worker inspects the file; meanwhile GStreamer is loaded here for the
             // page's playback, once the library may be opened. Then a video's stream opens on the
-            // main thread at its next turn, before the window is made if that is not yet done,
-            // unless the page has taken its item already (and opens its stream itself).
+            // main thread at its next turn, unless the page has taken its item already (and opens
+            // its stream itself).
             Task.detached(priority: .userInitiated) {
                 await LibraryLoading.allowed()
                 try? await MediaPlayback.loadInBackground()

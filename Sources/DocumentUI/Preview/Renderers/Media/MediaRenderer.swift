@@ -15,9 +15,9 @@ import GtkSupport
 /// the main thread. An audio page shows once the worker has answered, then opens its stream,
 /// its controls waiting for the stream to be ready; a video opens its stream while the worker
 /// inspects, and its page shows once the stream is ready (the first frame is its content). The
-/// previewer service's first video has its stream opened before its window is made
-/// (`openAhead`), so GStreamer prepares it while GTK builds the window. An error the stream
-/// reports later shows under the controls.
+/// previewer service's first video has its stream opened before its page is made, as soon as
+/// GStreamer is loaded (`openAhead`). An error the stream reports later shows under the
+/// controls.
 /// Nothing plays by itself, and playback pauses when the page is hidden.
 @MainActor
 public final class MediaRenderer: PreviewRenderer {
@@ -135,10 +135,12 @@ public final class MediaRenderer: PreviewRenderer {
     private static var openedAhead: (path: String, stream: ObjectReference)?
 
     /// Opens the stream of the video at `path` now, for its page to take: GStreamer prepares it
-    /// (50-75 ms of a cold showing) on its own threads while the main thread builds the window,
-    /// where the page would open it only once made. For the previewer service's first item,
-    /// found to be a video by the prefetch; nothing when GStreamer is not loaded yet (the page
-    /// opens its own). One at most: another file's is let go.
+    /// (50-75 ms of a cold showing) on its own threads while the main thread goes on with the
+    /// window and the page, which would open it only once made (on Debian 12 and 13 GStreamer is
+    /// loaded as the window is built, so this comes after the window, 12-25 ms before the page
+    /// would). For the previewer service's first item, found to be a video by the prefetch;
+    /// nothing when GStreamer is not loaded yet (the page opens its own). One at most: another
+    /// file's is let go.
     static func openAhead(_ path: String) {
         guard MediaPlayback.isLoaded, openedAhead?.path != path else { return }
         dropStreamOpenedAhead()
