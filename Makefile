@@ -77,8 +77,8 @@ TEST_RUNNER ?= $(SWIFT) test -c $(CONFIG) --skip-build --scratch-path $(BUILD) -
 # session bus (`$(TEST_SESSION) COMMAND`).
 # The runtime folder is short and in /tmp, one per test home: GVFS's sftp backend puts ssh's
 # control socket at $$XDG_RUNTIME_DIR/gvfsd-sftp/<40 hex digits>.<16 more>, and a socket path
-# has 107 bytes at most (a runtime folder of 39 bytes made every sftp mount fail with
-# "Connection failed").
+# has 107 bytes at most, so a longer runtime folder makes every sftp mount fail with
+# "Connection failed".
 TEST_RUNTIME = /tmp/dossier-run-$(shell printf %s '$(abspath $(TEST_HOME))' | md5sum | cut -c1-12)
 FRESH_TEST_HOME = rm -rf $(TEST_HOME) $(TEST_RUNTIME) && mkdir -p $(TEST_HOME)/config $(TEST_HOME)/data $(TEST_HOME)/cache \
                   $(TEST_RUNTIME) && chmod 700 $(TEST_RUNTIME)
@@ -115,7 +115,8 @@ test-sanitize: $(SANITIZERS:%=test-sanitize-%)
 
 # Only the test bundle and the second process the coordination tests start are built with the
 # sanitizer: not the app, nor the benchmark. The decoder worker is the normal build's (a
-# separate process; it limits its address space, which a sanitizer's shadow memory alone exceeds). Each sanitizer's tests have XDG folders of their own, apart from make test's.
+# separate process; it limits its address space, which a sanitizer's shadow memory alone
+# exceeds). Each sanitizer's tests have XDG folders of their own, apart from make test's.
 test-sanitize-%: TEST_HOME = $(sanitizer_build_$*)/test-home
 test-sanitize-%: deps translations mime
 	$(SWIFT) build --sanitize=$* --scratch-path $(sanitizer_build_$*) --product DossierPackageTests
@@ -217,7 +218,7 @@ FUZZ_TIMEOUT ?= 25
 # Targets run at once, a core each (CI: 2).
 FUZZ_JOBS    ?= 1
 FUZZ_BUILD   := $(BUILD)/fuzz
-# Optimized: two to three times the executions of a debug build, for a build a little longer.
+# Optimized: many more executions than a debug build makes, for a build a little longer.
 FUZZ_CONFIG  ?= release
 FUZZ_BIN     := $(FUZZ_BUILD)/$(FUZZ_CONFIG)/DossierFuzz
 
@@ -280,9 +281,9 @@ docs-check: symbol-graphs
 	/usr/bin/python3 tools/docs-check.py $(SYMBOL_GRAPHS) $(DOC_MODULES)
 
 # Code style: the toolchain's own swift-format, with the rules of .swift-format (which ones are off,
-# and why: docs/architecture.md, "Part C: style guard"). Its rules only: its pretty printer would
+# and why: docs/swift-over-gtk.md, "The guards"). Its rules only: its pretty printer would
 # re-lay out the arguments aligned under their opening parenthesis and the closures passed mid-call
-# that the code writes by design (about 4,500 lines), so it is not run. Examples/ when it exists.
+# that the code writes by design (thousands of lines), so it is not run. Examples/ when it exists.
 LINT_PATHS := Sources Tests $(wildcard Examples)
 
 lint:

@@ -39,8 +39,8 @@ fuzz_one() {
     local target="$1" corpus="$dir/corpus/$1" log="$dir/logs/$1.log" status=0 options=() result
     mkdir -p "$corpus"
     # GIO reloads its whole application database for each input (a config folder of its
-    # own), and its caches make libFuzzer scan the heap for leaks after nearly every one, at a
-    # quarter of the speed. The Swift side (Application) is the desktop-entry target's too,
+    # own), and its caches make libFuzzer scan the heap for leaks after nearly every one, which
+    # slows the target badly. The Swift side (Application) is the desktop-entry target's too,
     # with leak detection.
     [[ "$target" == mimeapps ]] && options+=(-detect_leaks=0)
     "$binary" "$target" "${options[@]}" -max_total_time="$seconds" -rss_limit_mb="$rss_mb" -malloc_limit_mb="$rss_mb" \

@@ -7,8 +7,8 @@
 # fixtures: data/samples (tools/make-samples.sh), Sources/DossierFixtures (compiled here with
 # a few lines that print its files), the files Dossier's CLI writes (bookmarks, recents,
 # trash), the test suites' key files, and D-Bus messages built by GLib (python3-gi). Inputs
-# the fuzzer found that once crashed or hung Dossier are added by hand, named `crash-…`,
-# `hang-…` or `leak-…`, and kept: this script never removes a file.
+# on which the fuzzer finds a crash, a hang or a leak are added by hand, named `crash-…`,
+# `hang-…` or `leak-…`, and kept as regression seeds: this script never removes a file.
 #
 # Needs a built Dossier (`make build`): the CLI writes the bookmark, recents and trash seeds.
 set -euo pipefail

@@ -34,7 +34,7 @@ languages, fonts; glibc's heaps of the loading threads grown to their working si
 service without leaks levels off after that. Its bound is 1.5 times the RSS at the checkpoint after the warm-up (--warmup, 1,000
 calls): a leak of 20 KB a call over the 9,000 calls after it (one small PNG decoded and never
 freed) adds 180 MB and crosses it, while the band the level-off leaves (see
-MEMORY_BOUND_FACTOR for what was measured) stays inside. The summary gives the growth after the
+MEMORY_BOUND_FACTOR) stays inside. The summary gives the growth after the
 warm-up per call too. The web and media processes (WebKit's) are measured as well and bounded
 the same way once some are running at a checkpoint.
 
@@ -77,12 +77,10 @@ CHECK_EVERY = 500
 # on an item after 15 s (PreviewPage.timeout) and shows an error: a main thread held longer
 # is a hang.
 CALL_DEADLINE_S = 15
-# The RSS bound, a multiple of the RSS after the warm-up (see the module's text). Measured on
-# 2 loaded cores: over 1,500 calls the checkpoint after 1,000 had 314 MB and the one after
-# 1,500 322 MB (1.03×); 1.5× leaves room for glibc's heaps settling differently on another
-# run's timing and catches a leak of about 20 KB a call. The first full run (10,000 calls)
-# crossed it: 301 MB after the warm-up, then 38.7 KB more a call, to 642 MB, in memory the
-# main thread's heap had in use (malloc_stats: 131 MB at 4,000 calls, 262 MB at 7,700).
+# The RSS bound, a multiple of the RSS after the warm-up (see the module's text). After the
+# warm-up a service without leaks stays close to that level; the margin leaves room for glibc's
+# heaps settling differently on another run's timing, and a leak of about 20 KB a call over a
+# full run still crosses it (such a leak shows as the main thread's heap in use growing).
 MEMORY_BOUND_FACTOR = 1.5
 WARMUP_CALLS = 1000
 HANDLES = ["x11:0", "", "x11:2a00007", "wayland:soak-exported-handle", "x11:not-hex"]
@@ -517,7 +515,7 @@ class Soak:
         while time.monotonic() < deadline:
             time.sleep(0.5)
             now = cpu()
-            if now - before <= 2:  # 20 ms of CPU in half a second: idle
+            if now - before <= 2:  # two clock ticks of CPU at most in half a second: idle
                 return
             before = now
 

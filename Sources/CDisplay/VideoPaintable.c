@@ -240,7 +240,7 @@ static void dossier_video_paintable_snapshot(GdkPaintable *paintable, GdkSnapsho
 #if GTK_CHECK_VERSION(4, 20, 0)
     /* A frame in memory as Y'CbCr (GTK 4.20's sink hands those over) is converted here, once
        per frame and size, at the size it is drawn: GTK's cairo renderer converts it at every
-       drawing with its generic per-pixel path (92 ms for a 1080p frame on GTK 4.24). */
+       drawing with its generic per-pixel path, too slowly for a full-size frame. */
     if (self->converts_frames && GDK_IS_MEMORY_TEXTURE(image)) {
         GdkTexture *frame = GDK_TEXTURE(image);
         int target_width = (int)ceil(width), target_height = (int)ceil(height);

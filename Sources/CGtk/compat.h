@@ -7,12 +7,12 @@
 /* One call for what GTK and libadwaita replaced between 4.8 / 1.2 (Debian 12) and 4.24 / 1.10
    (Debian testing): the newer API where the headers have it, chosen here at compile time, the
    older one before. Swift code calls only these. What stays deprecated on newer stacks, and why,
-   is listed in docs/architecture.md ("Every current GNOME"). */
+   is listed in docs/architecture.md ("Platform: every current GNOME"). */
 
 /* GL off for one gtk_init: GDK_DISABLE=gl,vulkan from GTK 4.16 (which no longer knows
    GDK_DEBUG=gl-disable and warns about it), GDK_DEBUG=gl-disable before. From 4.16 GDK probes
-   Vulkan at display open as well as GL (a bare libadwaita window's first frame: 209 ms, 130 ms
-   with both off, on Debian 13); GTK 4.8 does not draw with Vulkan unless asked to. */
+   Vulkan at display open as well as GL (which delays even a bare libadwaita window's first
+   frame); GTK 4.8 does not draw with Vulkan unless asked to. */
 static inline const char *dossier_gl_disable_variable(void) {
 #if GTK_CHECK_VERSION(4, 16, 0)
     return "GDK_DISABLE";

@@ -186,10 +186,10 @@ static inline void dossier_popover_menu_popup(GtkPopover *popover) {
 }
 
 /* Lets go of a GtkSourceView that may have shown line numbers; takes over the caller's
-   reference, and takes the view out of its parent if it still has one. The view's gutter keeps, from one
-   drawing to the next, a GtkSourceGutterLines that holds a reference to the view, so a view
-   that drew its gutter once is never finalized when its parent lets it go: every text preview
-   stayed, with its buffer and laid-out lines (200 KB a text in make soak). That holds in
+   reference, and takes the view out of its parent if it still has one. The view's gutter
+   keeps, from one drawing to the next, a GtkSourceGutterLines that holds a reference to the
+   view, so a view that drew its gutter once is never finalized when its parent lets it go:
+   every text preview would stay, with its buffer and laid-out lines. That holds in
    GtkSourceView 5.6 (Debian 12) to 5.20 (upstream clears the lines at the gutter's dispose
    from 5.21, which still needs a dispose). Removing the gutters' renderers first (as
    gtk_source_gutter_remove does, unparented) and then disposing the view breaks the cycle

@@ -22,9 +22,9 @@ static char *beside_glib(const char *name) {
 }
 
 /* Loads `path` through GModule, whose lock it takes before the dynamic loader's, as every
-   GModule lookup does. A plain dlopen() on another thread took them the other way round and
-   deadlocked: WebKitGTK brings libsoup, whose constructor opens a GModule while dlopen()
-   holds the loader's lock, as the main thread looked up a symbol for GtkBuilder (holding
+   GModule lookup does. A plain dlopen() on another thread takes them the other way round and
+   can deadlock: WebKitGTK brings libsoup, whose constructor opens a GModule while dlopen()
+   holds the loader's lock, while the main thread looks up a symbol for GtkBuilder (holding
    GModule's lock, waiting for the loader's). The path is absolute: GModule would otherwise
    look in the current folder first. The library stays loaded. */
 static gboolean load_module(const char *path, char **error) {

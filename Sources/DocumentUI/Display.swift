@@ -22,9 +22,9 @@ public enum Display {
     }
 
     /// Runs `initialize` (`gtk_init`) with GTK's media modules registered without being loaded
-    /// (`dossier_lazy_media_modules_path`: 3 ms of a cold start), then sets `GTK_PATH` back as
-    /// it was, so that the programs Dossier opens do not inherit it. On the main thread,
-    /// before other threads read the environment.
+    /// (`dossier_lazy_media_modules_path`), so that a start does not wait for them; then sets
+    /// `GTK_PATH` back as it was, so that the programs Dossier opens do not inherit it. On the
+    /// main thread, before other threads read the environment.
     public static func initializingGTK<T>(_ initialize: () -> T) -> T {
         let cache = String(cString: g_get_user_cache_dir()) + "/dossier"
         guard let folder = dossier_lazy_media_modules_path(cache) else { return initialize() }
@@ -52,8 +52,8 @@ public enum Display {
     /// want it, instead of GTK's Default theme.
     ///
     /// GTK loads its theme when the display's settings are made, and libadwaita then replaces
-    /// it with an empty one and its own stylesheet: parsing GTK's Default theme (20–30 ms on a
-    /// cold start, before the first window) is thrown away. When the settings are made here
+    /// it with an empty one and its own stylesheet: GTK's Default theme would be parsed before the
+    /// first window, only to be thrown away. When the settings are made here
     /// with `GTK_THEME=Adwaita-empty`, GTK loads the empty theme at once. The variable is gone
     /// again before libadwaita looks at it (it leaves a theme the user chose through
     /// `GTK_THEME` alone, and so does this) and before the programs Dossier opens could
@@ -77,9 +77,9 @@ public enum Display {
     /// presented) has drawn. cairo-xlib would otherwise free it
     /// whenever no frame is on its way, and the first frame of a window shown again (the
     /// previewer's, hidden between items) would page-fault through new memory the size of the
-    /// window: 2–3 ms of a 900 × 700 frame. Touching it once costs as much, at low priority.
+    /// window. Touching it once costs as much, but at low priority rather than in a frame.
     /// Not for the browser: while it scrolls the memory stays anyway, and touching it in the
-    /// middle of a scroll cost one frame 36 ms. Once per process; nothing on Wayland.
+    /// middle of a scroll would delay a frame. Once per process; nothing on Wayland.
     public static func keepFrameMemory(after window: WindowWidget) {
         keepFrameMemory(after: window.gtkWidget)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// (`tools/bench-floor.c`, an AdwApplicationWindow with a label) from exec to its label on screen,
 /// read off the screen as a showing is (`WindowContent`). Built here with the stack's gcc and
 /// libadwaita. GL and Vulkan off as Dossier's service turns them off (the floor), and with GTK's
-/// defaults for comparison. Issue 19's aim: Dossier's cold showing ≤ 1.2× the floor.
+/// defaults for comparison. The aim: Dossier's cold showing ≤ 1.2× the floor.
 ///
 /// `DossierBench floor` prints it alone; the previewer bench measures it in each of its passes
 /// and prints Dossier's cold showings against it.

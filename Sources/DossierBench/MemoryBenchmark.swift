@@ -172,8 +172,8 @@ enum MemoryBenchmark {
         return files
     }
 
-    /// ShowFile, then wait until the window's middle has settled (not flat, unchanged for
-    /// 200 ms; a video never settles), at most 3 s.
+    /// ShowFile, then wait until the window's middle has settled (not flat, and unchanged for
+    /// longer than a spinner's frame; a video never settles), for a few seconds at most.
     private static func show(_ file: URL, display: OpaquePointer, bus: OpaquePointer) {
         let start = ContinuousClock.now
         guard PreviewerBus.call(bus, "org.gnome.NautilusPreviewer", "/org/gnome/NautilusPreviewer", "org.gnome.NautilusPreviewer2",

@@ -10,12 +10,13 @@ import Foundation
 /// for both:
 /// - **first screenful**: launch until the grid's visible cells show real thumbnails. Every
 ///   photo is magenta to violet and nothing else on screen is (Nautilus's placeholder is a grey
-///   page, Dossier's a type icon), so the grid is read for those colours every 10 ms until they
-///   stop changing for 5 s; once the whole folder is done the grid is scrolled back to the top
-///   and read again, and the time is the first moment the grid held 97 % of that final picture;
+///   page, Dossier's a type icon), so the grid is read for those colours several times a frame
+///   until they stop changing for 5 s; once the whole folder is done the grid is scrolled back
+///   to the top and read again, and the time is the first moment the grid held 97 % of that
+///   final picture;
 /// - **frames while scrolling**, thumbnails still being made: four wheel bursts of 1.5 s,
-///   down, up, down, up (a wheel click every 8 ms, more than one per 60 Hz frame, so every
-///   frame has a scroll to draw), timed by the X server's DAMAGE reports on the window: the
+///   down, up, down, up (wheel clicks faster than one per 60 Hz frame, so every frame has a
+///   scroll to draw), timed by the X server's DAMAGE reports on the window: the
 ///   interval between consecutive frames that redrew most of the grid, within a burst;
 /// - **whole folder**: launch until every photo has a thumbnail in the cache (any size folder,
 ///   named by the MD5 of its URI as the thumbnail spec says), while the view walks down the
@@ -241,8 +242,8 @@ struct CacheCount: Sendable {
     }
 }
 
-/// When a cache came to hold a thumbnail of every photo: counted every 200 ms on a thread of
-/// its own, whatever the benchmark is doing meanwhile.
+/// When a cache came to hold a thumbnail of every photo: counted at short intervals on a thread
+/// of its own, whatever the benchmark is doing meanwhile.
 final class CacheCompletion: @unchecked Sendable {
     // @unchecked: `finished` and `stopped` are guarded by `lock`; the rest is immutable.
     private let counter: CacheCount

@@ -8,8 +8,8 @@ import Foundation
 /// every kind Sushi previews (`PreviewerInputs`). Needs a display and a session bus (`make
 /// bench` starts both).
 ///
-/// The machine is shared and cold starts swing (Sushi's own from about 280 to 650 ms between
-/// runs), so the noise is handled here rather than by a quiet machine: for each kind, a series
+/// The machine is shared and cold starts swing widely between runs (Sushi's own too), so the
+/// noise is handled here rather than by a quiet machine: for each kind, a series
 /// of cold showings then warm ones, Dossier's and Sushi's one after the other (who goes first
 /// alternates), and the whole pass three times. Each series gives a median; a cell prints the
 /// median of its three medians and their spread (min–max), and the ratio likewise from the
@@ -87,7 +87,7 @@ enum PreviewerBenchmark {
     static let slow = 3.0
 
     /// Up to `count` showings' times; a series stops at its second showing slower than `slow`
-    /// (Sushi takes 4 s on the ODT, which it converts at every showing), or at its first whose
+    /// (Sushi on the ODT, which it converts at every showing), or at its first whose
     /// content did not come within the patience (infinity: Sushi on the 1,000,000-row CSV, whose
     /// window stays undrawn for minutes; the next showing would wait as long to say the same).
     /// A failed call is left out.

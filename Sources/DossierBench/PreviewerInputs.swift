@@ -6,8 +6,8 @@ struct PreviewerInput {
     /// How the screen says the content is there.
     enum Readiness {
         /// The middle of the window has content (not a flat colour) and it has stood still for
-        /// 500 ms; the time is when it last changed. A spinner never counts: it is nearly flat
-        /// and keeps turning; nor does a state the previewer passes through on its way.
+        /// `WindowContent.stillness`; the time is when it last changed. A spinner never counts:
+        /// it is nearly flat and keeps turning; nor does a state the previewer passes through on its way.
         case steady
         /// The same over the whole window below its header: for a folder, where Sushi turns a
         /// spinner beside the name until it has counted the items (Dossier counts before it
@@ -30,8 +30,8 @@ struct PreviewerInput {
     }
 }
 
-/// The files the previewer bench shows: the three kinds measured since issue 5, and every
-/// other kind Sushi previews. Made in `folder`, under a version stamp: a run reuses what an
+/// The files the previewer bench shows: a photo, a PDF and a long text, and every other kind
+/// Sushi previews. Made in `folder`, under a version stamp: a run reuses what an
 /// earlier run made, and a change to any generator changes the stamp (old stamps are removed).
 enum PreviewerInputs {
     /// Raise when a generator changes what it writes.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the previewer bench prints: the machine's state, how many showings, the Sushi it
-/// measured, and a line per cell with the aims of issue 19: every cell ≤ 0.5× Sushi's time,
-/// and a warm showing within two frames (33 ms) wherever Sushi takes longer than that.
+/// measured, and a line per cell with the aims: every cell ≤ 0.5× Sushi's time, and a warm
+/// showing within two frames wherever Sushi takes longer than that.
 struct PreviewerReport {
     static let ratioAim = 0.5
     static let warmAim = 0.033

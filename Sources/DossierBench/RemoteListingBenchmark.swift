@@ -4,7 +4,7 @@ import DossierFixtures
 import Foundation
 
 /// A 1,000-file folder on an SFTP server, opened by its `sftp://` URI in Dossier's browser and
-/// in Nautilus 43 in the same run (issue 21), both through the session's GVFS:
+/// in Nautilus 43 in the same run, both through the session's GVFS:
 /// - launch to the first items drawn: the view's area stops being flat, read from the screen
 ///   as the browser bench reads it (`BrowserBenchmark.waitForGrid`);
 /// - launch to the whole listing: the view's scrollable height reaches its final value, read

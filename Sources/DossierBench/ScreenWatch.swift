@@ -44,7 +44,8 @@ final class ScreenWatch {
     }
 
     /// The photo pixels of the grid from `start` until they stopped changing for 5 s (or
-    /// `timeout` seconds passed): (seconds from `start`, sampled photo pixels), every 10 ms.
+    /// `timeout` seconds passed): (seconds from `start`, sampled photo pixels), sampled several
+    /// times a frame so that the moment the photos arrive is not missed.
     func watchFirstScreenful(since start: ContinuousClock.Instant, timeout: Double) -> [(time: Double, photo: UInt32)] {
         var samples: [(time: Double, photo: UInt32)] = []
         while Measure.seconds(ContinuousClock.now - start) < timeout {
@@ -92,8 +93,8 @@ final class ScreenWatch {
         return Double(high - low) <= Double(high) * 0.02
     }
 
-    /// Four wheel bursts of 1.5 s (down, up, down, up) over the grid, a click every 8 ms (GTK
-    /// takes one per frame); the intervals in ms
+    /// Four wheel bursts (down, up, down, up) over the grid, clicks coming faster than frames so
+    /// that every frame has one to take (GTK takes one per frame); the intervals in ms
     /// between consecutive frames that redrew at least 40 % of the grid, within a burst, read
     /// from the X server's DAMAGE reports (server time, whole ms).
     func scrollFrames() -> (intervals: [Double], redraws: Int) {
@@ -120,7 +121,8 @@ final class ScreenWatch {
             usleep(300_000)
             drain()
         }
-        // A frame: reports less than 3 ms apart; its extent: the bounding box of their rectangles.
+        // A frame: reports closer together than two frames could be; its extent: the bounding
+        // box of their rectangles.
         var frames: [(time: UInt, area: Double)] = []
         var current: (time: UInt, last: UInt, left: Int32, top: Int32, right: Int32, bottom: Int32)?
         func close() {

@@ -41,8 +41,8 @@ final class ViewLength {
         try ViewLength(["discover", String(still), String(limit)])
     }
 
-    /// A reader of the node at `path` every 20 ms, until its length has been non-zero and the
-    /// same for `still` seconds.
+    /// A reader of the node at `path`, often enough to see each change, until its length has
+    /// been non-zero and the same for `still` seconds.
     static func watching(_ path: String, still: Double, limit: Double) throws -> ViewLength {
         try ViewLength(["watch", path, String(still), String(limit)])
     }

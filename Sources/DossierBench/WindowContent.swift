@@ -12,16 +12,16 @@ struct WindowContent {
     static let patience: Duration = .seconds(30)
     /// How long content must stand still to count: more than a spinner's frame, and more than
     /// the in-between states previewers pass through (Sushi's web view first shows a blank
-    /// square in a corner for a few hundred ms, which stood still for 150 ms under load).
+    /// square in a corner, which can stand still for a while under load).
     static let stillness: Duration = .milliseconds(500)
 
     /// Seconds from `start` until the content is on screen, or nil if it never came within
     /// `patience`. `name` names the screenshot, if one is kept.
     ///
     /// The window is read when the X server reports that something was drawn into it (DAMAGE),
-    /// and at least every 250 ms, rather than every few ms: reading a region of the screen costs
-    /// CPU (the bench's own and the X server's), which a warm showing of 15-40 ms on two cores
-    /// would otherwise share with the previewer it measures.
+    /// and at regular but sparse intervals otherwise: reading a region of the screen costs CPU
+    /// (the bench's own and the X server's), which a warm showing, brief on two cores, would
+    /// otherwise share with the previewer it measures.
     func waitForContent(since start: ContinuousClock.Instant, readiness: PreviewerInput.Readiness, name: String) -> Double? {
         let clock = ContinuousClock()
         var stableSince: ContinuousClock.Instant?

@@ -78,10 +78,9 @@ final class BookmarkDataTests: XCTestCase {
         }
     }
 
-    /// Found while writing the bookmark fuzz target's round trip, which confirms it: a
-    /// creation date read from data as Int64.max seconds (a Double of 2⁶³) stopped Dossier
-    /// with a runtime failure when the bookmark was written again (the tags' fallback file
-    /// rewrites every bookmark it holds).
+    /// A creation date read from data as Int64.max seconds (a Double of 2⁶³) is written again
+    /// as the nearest that fits, not a runtime failure (the tags' fallback file rewrites every
+    /// bookmark it holds); the bookmark fuzz target's round trip checks it too.
     func testCreationDateBeyondWholeSecondsIsWrittenAsTheNearest() throws {
         var (_, bookmark) = try sample()
         for seconds in [1e19, -1e19, Double(Int64.max)] {
@@ -127,8 +126,8 @@ final class BookmarkDataTests: XCTestCase {
         XCTAssertEqual(try Bookmark(dataRepresentation: data(bookmark, withFields: [200, 3, 1, 2, 3])).path, bookmark.path)
     }
 
-    /// Found by `make fuzz` (bookmark): a field whose length did not fit in an Int stopped
-    /// Dossier with a runtime failure instead of reporting the data as damaged.
+    /// A field whose length does not fit in an Int makes the data damaged, never a runtime
+    /// failure.
     func testFieldLongerThanAnyDataIsCorrupt() throws {
         let (_, bookmark) = try sample()
         let hugeLength: [UInt8] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]  // 2⁶⁴ − 1 in LEB128

@@ -7,7 +7,7 @@ import XCTest
 /// Bookmarks made and resolved in this process, with real files moved by `rename(2)`.
 final class BookmarkTests: XCTestCase {
     /// For searches that must find the item: they return as soon as they do, so only a failure
-    /// waits this long (a sanitizer's build walking a busy /tmp needed more than 10 s).
+    /// waits this long (a sanitizer's build walking a busy /tmp is slow).
     private let findingBudget: Duration = .seconds(60)
 
     private func canonical(_ url: URL) -> String { url.resolvingSymlinksInPath().path }

@@ -50,9 +50,9 @@ final class FavoritesTests: XCTestCase {
             """ + "\n")
     }
 
-    /// Found by `make fuzz` (favorites): lines were split on the Character "\n", which
-    /// "\r\n" is not, so a file with Windows line ends was one line: one favorite whose label
-    /// held every other line. GTK splits on the byte.
+    /// Lines are split on the byte "\n", as GTK splits them, not on the Character "\n", which
+    /// "\r\n" is not: a file with Windows line ends would be one line, one favorite whose label
+    /// holds every other line.
     func testWindowsLineEndsEndLinesToo() throws {
         try config.write("gtk-3.0/bookmarks", "file:///home/ann/Projects\r\nfile:///srv/share Share\r\nnot a bookmark\r\n")
         let list = favorites()
@@ -65,9 +65,9 @@ final class FavoritesTests: XCTestCase {
                        "favorites are written back with plain line ends, other lines as they were")
     }
 
-    /// Found by `make fuzz` (favorites): of a line ending in "\r\r\n" only one "\r" was
-    /// dropped, so the label ended in "\r", and lost it when the file was written back: the
-    /// favorite changed every time it was saved. So did a URI ending in "\r" before an empty label.
+    /// Every "\r" of a line ending in "\r\r\n" is dropped: a label left ending in "\r" would
+    /// lose it when the file is written back, so the favorite would change every time it is
+    /// saved. The same holds for a URI ending in "\r" before an empty label.
     func testEveryCarriageReturnAtALinesEndIsDropped() throws {
         try config.write("gtk-3.0/bookmarks", "file:///srv/share Share\r\r\nfile:///srv/music\r\r\nfile:///srv/film\r \r\n")
         let list = favorites()

@@ -93,7 +93,7 @@ final class FilePresenterTests: XCTestCase {
 
         // The new file and the new content are made in a folder nobody watches and moved in, each
         // in one rename. Made in place (touch, sed -i), they take several system calls, which on
-        // a loaded machine can straddle the watcher's 50 ms window: the presenter then rightly
+        // a loaded machine can straddle the watcher's coalescing window: the presenter then rightly
         // hears "appeared new.txt" and then "changed new.txt" (or sed's temporary file come and
         // go). The mv, rm and mkdir below are one call each.
         let stagingFolder = try TemporaryFolder()
@@ -158,7 +158,7 @@ final class FilePresenterTests: XCTestCase {
         let burst = ContinuousClock.now - started
         XCTAssertTrue(FileCoordinator.deliverPendingChanges())
         XCTAssertTrue(presenter.events.allSatisfy { $0 == "changed" }, "\(presenter.events)")
-        // At most one delivery per 50 ms window while the burst lasted (however long a loaded
+        // At most one delivery per coalescing window while the burst lasted (however long a loaded
         // machine made it), one for the window open when it ended, one for the barrier's.
         let allowed = Int(burst / .milliseconds(50)) + 2
         XCTAssertGreaterThan(presenter.events.count, 0)

@@ -64,7 +64,7 @@ final class GIOCallsContextTests: XCTestCase {
         let looked = GIOLoop.shared.looks.withLock { $0 }
         let looksSeen = Locked(false)
         Thread.detachNewThread {
-            // The GIO thread looks after the default context every 20 ms while a call waits.
+            // The GIO thread looks after the default context regularly while a call waits.
             let seen = eventually { GIOLoop.shared.looks.withLock { $0 } >= looked + 3 }
             looksSeen.withLock { $0 = seen }
             Self.openWriter(pipe)

@@ -22,7 +22,7 @@ final class RecentDocumentsTests: XCTestCase {
     }
 
     /// A list whose searches for moved documents may take their time: they end when they find
-    /// the document, and the default budgets (200 ms, 1 s) are too short for a sanitizer's build.
+    /// the document, and the default budgets are too short for a sanitizer's build.
     private func patientRecents() -> RecentDocuments {
         RecentDocuments(directories: directories, resolveBudget: .seconds(60), listingBudget: .seconds(60))
     }

@@ -16,9 +16,9 @@ final class TagStoreTests: XCTestCase {
         XCTAssertEqual(TagList.format(["a b", "c"]), "a b,c")
     }
 
-    /// Found by `make fuzz` (tags): a comma followed by a combining mark is one Character, so
-    /// the two tags around it were read as one that held a comma, and stored tags that began
-    /// with a combining mark merged with the tag before them.
+    /// A comma followed by a combining mark is one Character, yet still separates the tags: read
+    /// by Character, the two tags around it would be one that holds a comma, and a stored tag
+    /// that begins with a combining mark would merge with the tag before it.
     func testCommaBeforeCombiningMarkStillSeparatesTags() throws {
         XCTAssertEqual(TagList.parse("a,\u{331}b"), ["a", "\u{331}b"])
         XCTAssertEqual(TagList.parse(TagList.format(["\u{FFFD}", "\u{331}x"])), ["\u{FFFD}", "\u{331}x"])

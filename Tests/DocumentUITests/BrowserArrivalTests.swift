@@ -6,8 +6,8 @@ import XCTest
 @testable import DocumentCore
 @testable import DocumentUI
 
-/// Items that arrive by a live change animate in (a fade and a growth over 200 ms on the frame
-/// clock); the folder's listing does not, and nothing moves with animations turned off.
+/// Items that arrive by a live change animate in (a fade and a growth on the frame clock); the
+/// folder's listing does not, and nothing moves with animations turned off.
 final class BrowserArrivalTests: XCTestCase {
     func testTheLogAnimatesAnArrivalOnceAndCarriesOnAcrossRebinds() {
         MainActor.assumeIsolated {

@@ -31,8 +31,8 @@ final class BrowserStateTests: XCTestCase {
         XCTAssertEqual(read("not a keyfile \u{0}\u{1}"), BrowserState())
     }
 
-    /// Found by `make fuzz` (state-ini): `file:Documents` named a folder relative to wherever
-    /// Dossier was started, and read back differently every time it was written.
+    /// `file:Documents` is not restored: it would name a folder relative to wherever Dossier
+    /// was started, and read back differently every time it is written.
     func testRelativeFileLocationIsNotRestored() {
         XCTAssertNil(read("[browser]\nlocation=file:ow-hidden=true\n").location)
         XCTAssertNil(read("[browser]\nlocation=file:Documents\n").location)

@@ -75,9 +75,9 @@ final class MarkdownParserTests: XCTestCase {
         ])
     }
 
-    /// Found while writing the markdown fuzz target, which now has a named pipe beside its
-    /// input: a picture whose path is a FIFO blocked the document's loading for good, in the
-    /// previewer and in printing.
+    /// A picture whose path is a FIFO is not read: opening it would block the document's
+    /// loading for good, in the previewer and in printing (the markdown fuzz target has a
+    /// named pipe beside its input for this).
     func testPictureThatIsANamedPipeIsNotRead() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

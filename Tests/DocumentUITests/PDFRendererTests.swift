@@ -8,7 +8,7 @@ import XCTest
 @testable import DocumentUI
 
 /// A long PDF has a place for every page from the start, and only the pages near the view are
-/// drawn (about 4.5 MB each): drawing all of a 400-page document took 1.2 GB.
+/// drawn: every page drawn holds megabytes of pixels, so drawing all of them would take gigabytes.
 final class PDFRendererTests: XCTestCase {
     private final class Flag: @unchecked Sendable { var value = false }
 

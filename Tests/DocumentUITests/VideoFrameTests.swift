@@ -3,7 +3,7 @@ import CGtk
 import XCTest
 
 /// From GTK 4.20 a video's frame can come in memory as 4:2:0 Y'CbCr, which GTK's cairo renderer
-/// converted at every drawing (92 ms a 1080p frame on GTK 4.24); the previewer converts it
+/// converts at every drawing, too slowly for a full-size frame; the previewer converts it
 /// itself, once a frame, at the size it is drawn. Below GTK 4.20 there is nothing to convert.
 final class VideoFrameTests: XCTestCase {
     /// A 64 × 48 frame of one colour, BT.709 narrow range, or a skip below GTK 4.20.

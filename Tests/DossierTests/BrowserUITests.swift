@@ -140,7 +140,7 @@ final class BrowserUITests: XCTestCase {
 
     /// A burst of wheel clicks faster than the frames (a wheel spun; a slow frame while
     /// thumbnails arrive) moves the grid by a step a click, GTK's step (the page's height to the
-    /// power ⅔): it used to fling a big folder's grid to its end.
+    /// power ⅔), and does not fling a big folder's grid to its end.
     func testABurstOfWheelClicksMovesTheGridAStepAClickNotToTheEnd() throws {
         let folder = try TemporaryFolder("dossier-wheel-ui")
         let files = folder.url.appendingPathComponent("Three Thousand")
@@ -238,8 +238,8 @@ final class BrowserUITests: XCTestCase {
     }
 
     /// A new user's first keys, with no mouse at all: the window opens with the keyboard on its
-    /// items, so Space with nothing selected stays put (it used to press the path bar's
-    /// "Computer" and show `/`), the first Right selects the first item and Space previews it.
+    /// items, so Space with nothing selected stays put (rather than pressing the path bar's
+    /// "Computer" and showing `/`), the first Right selects the first item and Space previews it.
     /// Typing searches; Escape gives the keys back to the items; Tab leaves them for the path
     /// bar and Shift+Tab for the sidebar; after going up a folder the items have the keys again.
     func testAFreshWindowTakesTheKeysOnItsItemsRightThenSpacePreviews() throws {

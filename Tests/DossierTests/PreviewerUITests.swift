@@ -484,7 +484,7 @@ final class PreviewerUITests: XCTestCase {
         }, "0 fits it again (\(refitChange) from the fitted picture, \(zoomChange) zoomed)")
     }
 
-    /// A 64×64 GIF of four blue and red squares shows at 64×64, centred in the window (it was
+    /// A 64×64 GIF of four blue and red squares shows at 64×64, centred in the window (not
     /// blown up to fill it, blurred); zoomed in, its pixels stay sharp: no pixel of the picture
     /// is a blend of the two (nearest-neighbour above 100 %); 0 brings it back to 64×64.
     func testASmallImageShowsAtItsOwnSizeCentredAndStaysSharpZoomedIn() throws {

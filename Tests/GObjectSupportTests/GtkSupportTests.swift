@@ -10,8 +10,8 @@ private func drainMainContext() {
     for _ in 0..<10 { g_main_context_iteration(nil, 0) }
 }
 
-/// GtkSupport's wrappers (the types of DocumentUI's public API) and the trampolines it took over
-/// from the UI files: real GObjects, real GTK widgets under the test session's display.
+/// GtkSupport's wrappers (the types of DocumentUI's public API) and its signal trampolines:
+/// real GObjects, real GTK widgets under the test session's display.
 final class GtkSupportTests: XCTestCase {
     private func requireDisplay() throws {
         guard MainActor.assumeIsolated({ GTKDisplay.isAvailable }) else {

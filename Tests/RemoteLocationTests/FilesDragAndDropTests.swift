@@ -174,11 +174,11 @@ final class FilesDragAndDropTests: XCTestCase {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             environment["XDG_\(name.uppercased())_HOME"] = folder.path
         }
-        // A launch was seen to end without its window, after earlier suites only: once silently
-        // with this display answering (as a launch does that hands its files to a Dossier that
-        // already owns the app's name on the session bus), once crashing without its display.
-        // The cause is not found: any owner of the name is ended first, and a launch that ends
-        // without its window is made again.
+        // After earlier suites, a launch can end without its window: silently with this display
+        // answering (as a launch does that hands its files to a Dossier that already owns the
+        // app's name on the session bus), or crashing without its display. The cause is unknown,
+        // so any owner of the name is ended first, and a launch that ends without its window is
+        // made again.
         var window: String?
         var ended: [String] = []
         for _ in 0..<3 {

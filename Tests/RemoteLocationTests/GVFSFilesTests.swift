@@ -6,7 +6,7 @@ import XCTest
 
 /// GFiles of one server made and dropped on several threads at once, as the listing and the
 /// thumbnails' downloads do: GVFS's client frees a location's shared mount spec while another
-/// thread takes it (`GVFSFiles`), and the process crashed in the first few thousand.
+/// thread takes it, and without `GVFSFiles` the process crashes within the first few thousand.
 final class GVFSFilesTests: XCTestCase {
     func testGFilesOfOneServerMadeAndDroppedOnFourThreadsAtOnceDoNotCrashTheProcess() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {

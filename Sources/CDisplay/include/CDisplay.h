@@ -48,14 +48,15 @@ void dossier_pixel_paintable_set_intrinsic_size(GdkPaintable *paintable, int wid
 
 /* A paintable that shows `source` (a video's GtkMediaStream; it takes a reference of its own)
    with frames made smaller by a linear filter. GTK 4.8's cairo renderer shrinks a texture
-   with cairo's "good" filter, a convolution over every source pixel: 35 ms of pixman for one
-   1080p frame shown in the previewer's window, on the way to the first frame and at every
-   frame after. Here a frame in memory is copied once for cairo and sampled bilinearly (GTK
-   4.10's scaled textures with a linear filter where the headers have them). From GTK 4.20 a
-   frame in memory as Y'CbCr is converted once at its drawn size (dossier_video_frame_to_rgb)
-   where the cairo renderer draws (dossier_video_paintable_draw_in), which converted it at
-   every drawing: 92 ms a 1080p frame on GTK 4.24. A
-   frame at its size or larger, or on the GPU, is drawn as the source draws it. Main thread. */
+   with cairo's "good" filter, a convolution over every source pixel, which for a full-size
+   video frame in the previewer's window takes more than a frame's time, on the way to the
+   first frame and at every frame after. Here a frame in memory is copied once for cairo and
+   sampled bilinearly (GTK 4.10's scaled textures with a linear filter where the headers have
+   them). From GTK 4.20 a frame in memory as Y'CbCr is converted once at its drawn size
+   (dossier_video_frame_to_rgb) where the cairo renderer draws
+   (dossier_video_paintable_draw_in), which would otherwise convert it, slowly, at every
+   drawing. A frame at its size or larger, or on the GPU, is drawn as the source draws it.
+   Main thread. */
 GdkPaintable *dossier_video_paintable_new(GdkPaintable *source);
 
 /* Tells a paintable of dossier_video_paintable_new that `widget` draws it: from GTK 4.20, it
@@ -79,7 +80,7 @@ GdkTexture *dossier_video_frame_new_420(int width, int height, guint8 luma, guin
    GTK 4.8's cairo renderer hands each frame to X11 through cairo-xlib, which copies it into
    a shared-memory image and frees that memory's pool as soon as its last image is gone. So
    the first frame of a window shown again, or drawn after a pause, gets a new segment and
-   page-faults through all of it: 2–3 ms of a 900 × 700 frame, more than the drawing. This
+   page-faults through all of it, which costs more than the drawing. This
    makes a pool for frames of `width` × `height` pixels (cairo sizes it for eight), touches
    it once (as long as one such frame's faults) and keeps a small image from it, so that
    later frames reuse its pages. False on other backends (nothing to do) or without shared
@@ -95,7 +96,7 @@ void dossier_keep_frame_pool_after_paint(GtkWidget *window);
 
    gtk_init scans GTK's media module folder, and Debian's has no giomodule.cache: GIO then
    loads each module there (GStreamer and a dozen of its libraries) to see what it provides,
-   at every start: 3 ms of gtk_init's 14 on a cold start. Found first through GTK_PATH, with
+   at every start, a good part of gtk_init on a cold start. Found first through GTK_PATH, with
    a cache, the same modules are only registered, and load when a media file is first
    played; the system folder's copies are then skipped as duplicates. The links and the cache
    are made again when GTK's modules change. NULL (nothing to set) when the folder cannot be

@@ -5,7 +5,7 @@
    (DocumentCore/Formats/PDF): the previewer's process never calls them.
 
    poppler-glib is not linked: with poppler itself, NSS, NSPR, lcms2 and OpenJPEG it is ten
-   libraries that every start of Dossier would load (2–4 ms) to show a text file or a
+   libraries that every start of Dossier would load, for nothing, to show a text file or a
    folder. It is opened with dlopen() the first time a PDF is opened, on the thread that
    opens it (the renderers open documents off the main thread). Documents and pages are
    GObjects: g_object_unref them. */

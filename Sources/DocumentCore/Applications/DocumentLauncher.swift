@@ -4,7 +4,7 @@ import Foundation
 /// Opens documents in place in their applications and records them in Recents: the one
 /// path that `dossier open`, `DocumentInteractionController` and the browser share.
 ///
-/// Every method reads files and desktop entries and may wait up to 300 ms for a started app
+/// Every method reads files and desktop entries and may wait a moment for a started app
 /// (see `ApplicationRegistry.open`): call them off the main thread.
 public struct DocumentLauncher: Sendable {
     /// The environment variable that carries an annotation to the opened app (the

@@ -28,7 +28,7 @@ public final class BookmarkTracker: @unchecked Sendable {
 
     /// A tracker that reports through `onChange`; `options` bound the search after a move
     /// inotify could not follow. The search runs in the background, after the fact, so it gets
-    /// two seconds by default rather than an interactive resolve's 200 ms: on a busy machine
+    /// two seconds by default rather than an interactive resolve's short budget: on a busy machine
     /// with cold caches the walk can need more than that, and calling a moved file missing
     /// stops following it for good.
     public init(options: Bookmark.ResolveOptions = Bookmark.ResolveOptions(budget: .seconds(2)),

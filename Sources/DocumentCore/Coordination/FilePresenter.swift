@@ -6,7 +6,7 @@ import Foundation
 /// Register with `FileCoordinator.addFilePresenter(_:)`. Changes made through a
 /// `FileCoordinator` in this process are delivered before the coordinated call returns;
 /// changes made by anything else (`mv`, `cp`, `sed -i`, `rm`, an editor saving by rename)
-/// arrive through inotify, coalesced within 100 ms. Every callback runs on
+/// arrive through inotify, a burst of them coalesced into one change. Every callback runs on
 /// `presentedItemOperationQueue`. All callbacks have empty default implementations.
 public protocol FilePresenter: AnyObject, Sendable {
     /// The item presented. The registry tracks moves itself and tells the presenter through

@@ -4,8 +4,8 @@ import Foundation
 /// user's locale — Foundation's `localizedStandardCompare`, which Finder and Nautilus match —
 /// made total (names that compare equal there are ordered by their bytes) and fast.
 ///
-/// Foundation's comparison goes through an ICU collator and costs about 1.5 µs a pair, which
-/// is seconds for a folder of 100,000 files. Names that are plain printable ASCII — almost
+/// Foundation's comparison goes through an ICU collator for every pair, which is too slow
+/// for a folder of 100,000 files. Names that are plain printable ASCII — almost
 /// all of them — are compared here instead, with the weights of the root collation (spaces,
 /// then punctuation and symbols in ICU's order, then numbers by value, then letters without
 /// case); ties fall to the first difference in case (lower case first) or in leading zeros

@@ -8,9 +8,9 @@ import GObjectSupport
 /// of a server or share. `g_mount_spec_unref` drops the spec's count to zero before it takes the
 /// lock of the table that shares it, so a thread making a GFile of the same location meanwhile
 /// (`g_mount_spec_get_unique_for`, in every new GDaemonFile, every child an enumerator gives)
-/// takes a spec that is being freed. Dossier crashed so in 4 of 18 launches of the remote bench
-/// (SIGSEGV in `g_mount_spec_get`, on a worker thread), its listing and the thumbnails'
-/// downloads making and dropping GFiles of one mount at once. A GFile of each location Dossier
+/// takes a spec that is being freed, and crashes (SIGSEGV in `g_mount_spec_get`, on a worker
+/// thread) when a listing and the thumbnails' downloads make and drop GFiles of one mount at
+/// once. A GFile of each location Dossier
 /// has used is kept for the life of the process: its spec's count never falls to zero.
 enum GVFSFiles {
     /// A GFile of each location used, by `locationKey`; never released.

@@ -59,7 +59,7 @@ final class Pixbuf {
         // A short name of its own: the final name may already be as long as a name can be.
         let temporary = folder + "/.dossier-thumbnail-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // zlib level 2: a thumbnail a little larger on disk, encoded several times faster than
-        // at the default level (which cost as much as decoding the JPEG at 1/8 scale).
+        // at the default level (which costs as much as decoding the JPEG at 1/8 scale).
         let keys = text.map { strdup("tEXt::" + $0.0) } + [strdup("compression"), nil]
         let values = text.map { strdup($0.1) } + [strdup("2"), nil]
         defer {

@@ -9,8 +9,8 @@ import GObjectSupport
 /// A request names a file, a size in logical pixels and a scale, and the representations
 /// wanted. The icon comes at once (from the name's type); a quick low-quality picture next
 /// where one exists (a smaller size already cached, or the EXIF thumbnail of a JPEG), ahead of
-/// the full thumbnails of other requests (`quickPictureLead`); the full thumbnail last, from the cache when valid, else made by a built-in or external thumbnailer
-/// and cached. Work runs on a bounded pool of threads (one per core by default), highest
+/// the full thumbnails of other requests (`quickPictureLead`); the full thumbnail last, from
+/// the cache when valid, else made by a built-in or external thumbnailer and cached. Work runs on a bounded pool of threads (one per core by default), highest
 /// priority first; queued requests hold no pixels, so memory stays bounded however many wait.
 public final class ThumbnailGenerator: @unchecked Sendable {
     // @unchecked: the queue of jobs is guarded by `condition`; the rest is immutable.
@@ -153,7 +153,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     }
 
     /// Starts the thumbnail workers in the background if they are not running, so that the
-    /// first thumbnails do not wait for their start (loading and locking down: 20-30 ms each).
+    /// first thumbnails do not wait for each one to load its libraries and lock itself down.
     /// Returns at once; a browser calls it once it has listed a folder with files, before its
     /// cells ask.
     public func prestartWorkers() {
@@ -379,8 +379,8 @@ public final class ThumbnailGenerator: @unchecked Sendable {
                 if request.representations.contains(.thumbnail) { return requeueThumbnail(of: job) }
             } else if request.representations.contains(.thumbnail) {
                 // No quick picture: the full thumbnail waits behind the quick pictures of the
-                // requests around it (a photo without an EXIF thumbnail took a worker for a full
-                // decode while the rest of the screen waited for theirs), ahead of the upgrades.
+                // requests around it (a photo without an EXIF thumbnail takes a worker for a full
+                // decode, and the rest of the screen would wait for theirs), ahead of the upgrades.
                 return requeue(job, below: Self.quickPictureLead / 2)
             }
         }

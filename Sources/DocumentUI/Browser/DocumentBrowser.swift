@@ -74,10 +74,10 @@ public final class DocumentBrowser {
     let folderThumbnails: FolderThumbnails
     let stack: WidgetPointer
     /// The "loading" page's spinner: spinning only while that page is shown. A spinner spins by
-    /// a CSS animation, which GTK 4.8 runs on a page the stack hides too: it drew a frame 60
-    /// times a second for as long as the window was open, each restyling the stack and laying
-    /// out the window again (on X11 with a round trip to the server for the work area), so the
-    /// main thread was busy when nothing moved and a folder's grid came up later.
+    /// a CSS animation, which GTK 4.8 runs on a page the stack hides too: left spinning, it
+    /// would draw every frame for as long as the window is open, each restyling the stack and
+    /// laying out the window again (on X11 with a round trip to the server for the work area),
+    /// so the main thread would be busy when nothing moves and a folder's grid would come up later.
     private let loadingSpinner: WidgetPointer
     let toasts: OpaquePointer
     var history = BrowserHistory()

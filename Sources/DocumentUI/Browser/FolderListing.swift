@@ -3,9 +3,9 @@ import Foundation
 
 /// A folder's `DirectoryQuery` turned into browser items on a queue of its own. The first
 /// listing's batches are converted and merged there, so the main thread only swaps in the
-/// newest list: a 100,000-item folder arrives in about ten batches, and merging each on the
-/// main thread (at the main queue's priority, above GTK's layout and paint) kept the first of
-/// them off the screen for seconds.
+/// newest list: a very large folder arrives in many batches, and merging each on the main
+/// thread (at the main queue's priority, above GTK's layout and paint) would keep the first
+/// of them off the screen.
 final class FolderListing: @unchecked Sendable {
     /// What the main thread gets, in order.
     enum Event: Sendable {

@@ -72,8 +72,8 @@ final class FolderThumbnails {
         StageTrace.mark("folder listed \(items.count)")
         stop()
         let files = thumbnailable(items)
-        // The cells ask once the grid's first frame is drawn (100-150 ms from here): the
-        // thumbnail workers load meanwhile (20-30 ms each), not after the first request.
+        // The cells ask only once the grid's first frame is drawn: the thumbnail workers load
+        // their libraries meanwhile, so the first request does not wait for them.
         if !files.isEmpty { generator.prestartWorkers() }
         // A server's folder is never thumbnailed ahead (its files would all be downloaded).
         guard !RemoteFiles.isRemote(folder) else { return }

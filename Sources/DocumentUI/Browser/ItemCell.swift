@@ -31,9 +31,8 @@ final class GridCell {
 
     /// A thumbnail's edge: a hairline all round and a slightly darker one below, so a white
     /// page stands out from the grid. Shadows without blur, each the picture drawn once more.
-    /// Not libadwaita's `icon-dropshadow`: the cairo renderer blurs that in software on every
-    /// frame, 0.5–1 ms a thumbnail, and a grid of photos with their thumbnails scrolled at
-    /// 37–42 ms a frame (a render up to 200 ms) instead of 16.6.
+    /// Not libadwaita's `icon-dropshadow`: the cairo renderer blurs that in software for every
+    /// thumbnail on every frame, so a scrolled grid of photos could not keep up with the display.
     private static let thumbnailClass = "dossier-thumbnail"
     private static var styled = false
 

@@ -25,8 +25,8 @@ final class PreviewWindow {
     /// The width `root`'s content has, or is about to get when the window is not laid out yet
     /// (a renderer's first drawing): its default width, within the screen's, less the window's
     /// own edges. A window drawn without a compositor keeps a resize border inside its size (5 px
-    /// a side in Adwaita), and a first drawing made for the whole default width was drawn again
-    /// at once.
+    /// a side in Adwaita), and a first drawing made for the whole default width would be drawn
+    /// again at once.
     static func contentWidth(of root: WidgetPointer) -> Int32 {
         let allocated = gtk_widget_get_width(root)
         if allocated > 0 { return allocated }
@@ -104,8 +104,8 @@ final class PreviewWindow {
         gtk_stack_set_transition_type(OpaquePointer(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
         gtk_stack_set_transition_duration(OpaquePointer(stack), 150)
         // Sized by the item shown only: a homogeneous stack measures every page it holds, and
-        // the pages kept for a quick return (a long Markdown document, say) were measured
-        // again each time the window was shown.
+        // the pages kept for a quick return (a long Markdown document, say) would be measured
+        // again each time the window is shown.
         gtk_stack_set_hhomogeneous(OpaquePointer(stack), 0)
         gtk_stack_set_vhomogeneous(OpaquePointer(stack), 0)
         gtk_widget_set_vexpand(stack, 1)

@@ -10,8 +10,8 @@ import GtkSupport
 ///
 /// Shown through `paintable()`, it is drawn straight by cairo. GTK 4.8's cairo renderer draws
 /// a texture by converting it, pixel by pixel, into a new surface on every frame that holds
-/// it, on screen or not: a warm 50-page PDF's first frame took 10–46 ms with its pages as
-/// textures, and a grid of thumbnails paid for every cell on every scrolled frame.
+/// it, on screen or not, so a long PDF's first frame and every scrolled frame of a grid of
+/// thumbnails would pay for every page or cell they hold.
 final class CairoSurface: @unchecked Sendable {
     let pointer: OpaquePointer
     let width: Int32

@@ -149,7 +149,7 @@ enum PrivateLoop {
                     timedOut = true
                     g_cancellable_cancel(call.cancellable)
                 }
-                // Wakes at least every 100 ms to look at the deadline.
+                // A timeout source wakes the iteration, so the deadline is looked at while GIO is silent.
                 let source = g_timeout_source_new(100)
                 g_source_set_callback(source, { _ in 0 }, nil, nil)
                 g_source_attach(source, context)

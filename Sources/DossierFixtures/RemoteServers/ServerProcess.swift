@@ -5,8 +5,8 @@ import Foundation
 /// Not Foundation's `Process`: on Linux it learns that a child ended when a socket the child
 /// inherited is closed, and then waits for it with a blocking `waitpid` on the one thread that
 /// reaps every `Process`. sshd closes every inherited descriptor when it re-executes itself, so
-/// Foundation took it for dead and blocked in `waitpid` on a running sshd: from then on no
-/// `Process` of the test (`dossier ls` run by a test, say) was ever seen to end.
+/// Foundation takes it for dead and blocks in `waitpid` on a running sshd: from then on no
+/// `Process` of the test (`dossier ls` run by a test, say) is ever seen to end.
 final class ServerProcess: @unchecked Sendable {
     // @unchecked: `exited` is read and written under `lock`.
     let pid: pid_t

@@ -128,11 +128,11 @@ final class GIOCalls {
 /// of the process (started on first use).
 ///
 /// GVFS's client also finishes some of its work on GLib's global default context (after an
-/// upload to sftp, the next call on a mount waited forever for it in a process that did not
-/// run that context: reproduced with PyGObject too). The app's main loop runs it; where no
-/// one does (the CLI, the tests), this thread runs what is ready there every 20 ms while calls
-/// are under way, but only when it can take the context, which it never can while a main loop
-/// owns it or while the main thread waits in `GIOCalls.call`.
+/// upload to sftp, the next call on a mount waits forever for it in a process that does not
+/// run that context, in PyGObject too). The app's main loop runs it; where no one does (the
+/// CLI, the tests), this thread runs what is ready there every 20 ms while calls are under
+/// way, but only when it can take the context, which it never can while a main loop owns it
+/// or while the main thread waits in `GIOCalls.call`.
 final class GIOLoop: Sendable {
     static let shared = GIOLoop()
 

@@ -11,9 +11,9 @@ import Foundation
 /// goes into a sealed memfd, and the caller decides where it is written.
 package enum ArchiveReader {
     /// Loads libarchive, once. The worker calls it before its lock-down: a dlopen() after it
-    /// works today (the library and its dependencies are opened read-only and mapped, which
-    /// the filter allows), but would break with any tighter rule on mmap or open, and would be
-    /// paid by the first request rather than at the worker's start (about 2 ms).
+    /// works (the library and its dependencies are opened read-only and mapped, which the
+    /// filter allows), but would break with any tighter rule on mmap or open, and would be
+    /// paid by the first request rather than at the worker's start.
     static func load() -> ArchiveError? {
         var error: UnsafeMutablePointer<CChar>?
         guard dossier_archive_load(&error) != 0 else {

@@ -27,8 +27,8 @@ enum SpecimenDrawing {
 
     /// Draws one short line of the font open at `input`, at a size no page asks for, and answers
     /// nothing: the previewer service's first font is sent so while GTK starts, so that the
-    /// worker's first use of fontconfig, Pango, HarfBuzz, FreeType and cairo (tens of ms) is over
-    /// when the page asks for the specimen.
+    /// worker's first use of fontconfig, Pango, HarfBuzz, FreeType and cairo, which is slow, is
+    /// over when the page asks for the specimen.
     static func warm(input: Int32) -> (WorkerReply, Int32?) {
         let appearance = FontSpecimen.Appearance(width: 400, scale: 1, dpi: 96)
         if let font = try? FontFile.load(input), let (_, output) = try? draw(font, appearance, oneLine: true), let output {

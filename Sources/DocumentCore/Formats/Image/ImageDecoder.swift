@@ -82,8 +82,8 @@ enum ImageDecoder {
         guard let header = ImageHeader(path: path) else { throw .unrecognised }
         guard header.fits(pixelLimit: request.pixelLimit) else { throw .tooLarge(width: header.width, height: header.height) }
         // Only formats that can move are opened as an animation: for the others GdkPixbuf would
-        // decode the whole image at full size first (a 12 MP JPEG: ~150 ms before the reduced
-        // decode even starts).
+        // decode the whole image at full size first, and a large photo's reduced decode would
+        // wait for it.
         // An animation whose one frame is past the animations' byte limit shows its first frame,
         // decoded as a still image.
         if !request.still, animatedFormats.contains(header.format), header.width * header.height * 4 <= animationByteLimit,

@@ -156,7 +156,7 @@ public final class DecoderWorker: @unchecked Sendable {
     }
 
     /// Starts the worker now if it is not running, so that the next request does not wait for
-    /// it to load its libraries (25-40 ms); blocks only while the process is made (1-3 ms).
+    /// it to load its libraries; blocks only while the process is made, which is quick.
     /// A start reads the environment on the calling thread only, and the process is made from a
     /// thread that reads none: the caller may change the environment as soon as this returns,
     /// with the worker still starting (the previewer service's start).

@@ -23,8 +23,8 @@ package enum PreviewWorkers {
 
     /// Starts a worker for the previewer now, so that its first item, whenever it comes, does
     /// not wait for one. The previewer service does so first thing, before GTK starts: the
-    /// worker then loads its libraries on the core that GTK's start leaves idle. Blocks 2-3 ms
-    /// (while the process is made), and reads the environment on the calling thread only
+    /// worker then loads its libraries on the core that GTK's start leaves idle. Blocks only
+    /// while the process is made, and reads the environment on the calling thread only
     /// (`DecoderWorker.prestart`).
     package static func prestart() {
         current.prestart()

@@ -7,17 +7,17 @@ import GtkSupport
 /// steps, and virtualized: only the groups of blocks near the visible part are in the column;
 /// each other group is stood in for by an empty placeholder of its height.
 ///
-/// Shaping every block before the first frame (a 200 KB file: 190 code views, 190 tables,
-/// thousands of labels) left the window blank for seconds; built so, the page shows its start
-/// at once and the rest follows a few milliseconds of work at a time, in the document's order.
+/// Shaping every block of a large file (many code views and tables, thousands of labels)
+/// before the first frame would leave the window blank; built so, the page shows its start
+/// at once and the rest follows in small steps of work, in the document's order.
 /// The rest is built while the page is hidden too (a neighbour's page, a closed previewer), at
 /// a low priority, into groups kept out of the column; while it is shown, only after its first
 /// frame.
 ///
 /// GTK measures every child of a box at each layout, mapped or not: with every group in the
-/// column, each showing of a built 200 KB file measured 27,000-75,000 widgets (40-130 ms
-/// before its first frame). A group out of the column is not measured: a showing lays out
-/// what is near the view, as the first screenful did. A placeholder has the group's height
+/// column, each showing of a large built file would measure tens of thousands of widgets
+/// before its first frame. A group out of the column is not measured: a showing lays out
+/// what is near the view, as the first screenful does. A placeholder has the group's height
 /// when it was last laid out, or an estimate for a group never laid out (scaled by how the
 /// estimates of the groups laid out so far compared); a group above the view whose height
 /// turns out different moves the view by as much, and a view at the end stays at the end

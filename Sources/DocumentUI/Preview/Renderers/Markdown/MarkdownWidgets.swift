@@ -58,7 +58,7 @@ struct MarkdownWidgets {
                 gtk_widget_set_margin_start(content, 24 + 8)
                 // The marker over the content's margin, not beside it in a row: a row of boxes
                 // shares its width between them, and measuring that again at every level of
-                // nesting grew as 2^levels (a 5 KB item two lists deep held the main thread 10 s).
+                // nesting grows as 2^levels, so a small item a few lists deep holds the main thread.
                 let row = gtk_overlay_new()!
                 gtk_overlay_set_child(cast(row), content)
                 gtk_overlay_add_overlay(cast(row), markerLabel)
@@ -85,7 +85,7 @@ struct MarkdownWidgets {
         gtk_label_set_wrap_mode(opaque(label), PANGO_WRAP_WORD_CHAR)
         // A wrapping label's minimum width is measured on a layout `width-chars` wide: unset,
         // GTK lays the whole text out with every possible break taken, which for a long
-        // paragraph held the main thread for seconds (15 s for 140 KB under load).
+        // paragraph holds the main thread for seconds.
         gtk_label_set_width_chars(opaque(label), 20)
         gtk_label_set_xalign(opaque(label), 0)
         gtk_label_set_selectable(opaque(label), 1)
@@ -132,8 +132,8 @@ struct MarkdownWidgets {
         if let scheme = gtk_source_style_scheme_manager_get_scheme(gtk_source_style_scheme_manager_get_default(), "Adwaita") {
             gtk_source_buffer_set_style_scheme(buffer, scheme)
         }
-        // The cursor is at the end, unseen: its bracket was drawn matched once the highlighting
-        // reached it, a change on screen a second after the page showed.
+        // The cursor is at the end, unseen: its bracket would be drawn matched once the
+        // highlighting reaches it, a change on screen well after the page showed.
         gtk_source_buffer_set_highlight_matching_brackets(buffer, 0)
         gtk_text_buffer_set_text(cast(buffer), text, -1)
         let view = gtk_source_view_new_with_buffer(buffer)!
@@ -149,8 +149,8 @@ struct MarkdownWidgets {
         gtk_scrolled_window_set_child(cast(scrolled), view)
         // As tall as its lines, counted here rather than asked of the view: a text view's
         // height changes while it lays its lines out, in idle steps, and inside a list item's
-        // boxes each change had everything measured again (250 lines in a list item held the
-        // main thread for 7 s, three lists deep for 34).
+        // boxes each change would have everything measured again, which holds the main thread
+        // for seconds on a long block, and longer the deeper its lists are nested.
         gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_EXTERNAL)
         let lines = text.utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         let line = gtk_widget_create_pango_layout(view, "X")!
@@ -205,10 +205,10 @@ struct MarkdownWidgets {
     /// `markup`, when longer than `breakableLimit`, with a zero-width space after a space at
     /// least every `breakEvery` characters of its text, or inside a run of twice that with no
     /// space. Pango 1.50 wraps in time quadratic in the length of a run it finds no line break
-    /// in (25,000 letters: 2 s at the column's width, 212 s measuring the minimum width; spaces
-    /// that UAX #14 does not break at count as no break, as in `Ã(â‚ Ã(â‚`), and a zero-width
-    /// space always allows one. Tags and entities are left whole; short markup is returned
-    /// as it is (a URL in it copies without the invisible characters).
+    /// in (a long run holds the main thread for seconds, and far longer when the minimum width
+    /// is measured; spaces that UAX #14 does not break at count as no break, as in `Ã(â‚ Ã(â‚`),
+    /// and a zero-width space always allows one. Tags and entities are left whole; short markup
+    /// is returned as it is (a URL in it copies without the invisible characters).
     nonisolated static func withBreakOpportunities(_ markup: String) -> String {
         guard markup.utf8.count > breakableLimit else { return markup }
         var result = ""
