@@ -88,20 +88,22 @@ final class ArchiveListingTests: XCTestCase {
         let url = try tar([("a/b.txt", "b"), ("c.txt", "c")])
         try MainActor.assumeIsolated {
             XCTAssertTrue(TestDisplay.initialize())
-            PreviewPrefetch.start(url)
-            var content: PreviewPrefetch.Content?
-            Task { @MainActor in content = await PreviewPrefetch.takeContent(for: url) ?? .text(.failure(PreviewError("none"))) }
-            XCTAssertTrue(spin { content != nil })
-            guard case .archive(.success(let listing)) = content else { return XCTFail("\(String(describing: content))") }
+            let prefetch = PreviewPrefetch()
+            prefetch.start(url)
+            var prepared: (any Sendable)??
+            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: url, by: ArchiveRenderer.self)) }
+            XCTAssertTrue(spin { prepared != nil })
+            let listed = prepared.flatMap { $0 } as? ArchiveRenderer.Prepared
+            guard case .success(let listing) = listed?.listing else { return XCTFail("\(String(describing: prepared))") }
             XCTAssertEqual(listing.entries.map(\.name), ["a", "b.txt", "c.txt"], "listed by the worker while the service starts")
 
-            PreviewPrefetch.start(url)  // taken by the page, as the service's first item
-            let page = PreviewPage(item: PreviewItem(url: url))
+            prefetch.start(url)  // taken by the page, as the service's first item
+            let page = PreviewPage(item: PreviewItem(url: url), prefetch: prefetch)
             page.start()
             XCTAssertTrue(spin { page.state == .ready })
             XCTAssertEqual((page.renderer as? ArchiveRenderer)?.listedCount, 3)
             var isLeft: Bool?
-            Task { @MainActor in isLeft = await PreviewPrefetch.takeContent(for: url) != nil }
+            Task { @MainActor in isLeft = await prefetch.takePrepared(for: url, by: ArchiveRenderer.self) != nil }
             XCTAssertTrue(spin { isLeft != nil })
             XCTAssertEqual(isLeft, false, "the page took the prefetched listing")
         }
@@ -133,9 +135,9 @@ final class ArchiveListingTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path))
     }
 
-    /// Found by the archive fuzz target's check of file names, from a seed with a long
-    /// Chinese name: a name in a multi-byte script was cut to 200 characters, up to 800 bytes,
-    /// and the entry could not be extracted ("File name too long").
+    /// A long name in a multi-byte script (a long Chinese name, say) is cut to what a file name
+    /// can hold in bytes: cut to 200 characters it could reach 800 bytes, and the entry could not
+    /// be extracted ("File name too long").
     func testLongEntryNameIsCutToAFileNameThatCanBeMade() throws {
         func entry(_ path: String) -> ArchiveEntry {
             ArchiveEntry(path: path, name: path, depth: 0, kind: .file, size: 2, modified: nil, isUnsafe: false,

@@ -130,13 +130,13 @@ final class FontRendererTests: XCTestCase {
             XCTAssertTrue(TestDisplay.initialize())
             // As the previewer service starts: its first item's work begins, then the window's
             // measures are known once the styles are, and the specimen is drawn ahead.
-            PreviewPrefetch.forgetFontWindow()
+            let prefetch = PreviewPrefetch()
             let before = FontSpecimen.drawingsSent
-            PreviewController.prefetch(box)
-            XCTAssertTrue(spin { PreviewPrefetch.isFontWaiting }, "its type is found")
-            PreviewController.prepareForFontPrefetch()
+            prefetch.start(box)
+            XCTAssertTrue(spin { prefetch.isMeasurementWaiting }, "its type is found, and it waits for the window's measures")
+            prefetch.stylesAreLoaded()
             XCTAssertTrue(spin { FontSpecimen.drawingsSent == before + 1 }, "the specimen is drawn before any page asks")
-            try Self.assertShownWithoutASecondDrawing(box, drawingsBefore: before)
+            try Self.assertShownWithoutASecondDrawing(box, drawingsBefore: before, prefetch: prefetch)
         }
     }
 
@@ -145,21 +145,21 @@ final class FontRendererTests: XCTestCase {
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
         try MainActor.assumeIsolated {
             XCTAssertTrue(TestDisplay.initialize())
-            PreviewPrefetch.forgetFontWindow()
+            let prefetch = PreviewPrefetch()
             let before = FontSpecimen.drawingsSent
-            PreviewController.prepareForFontPrefetch()  // no item yet: nothing to measure
-            PreviewController.prefetch(box)
+            prefetch.stylesAreLoaded()  // no item yet: nothing to measure
+            prefetch.start(box)
             XCTAssertTrue(spin { FontSpecimen.drawingsSent == before + 1 }, "the specimen is drawn before any page asks")
-            try Self.assertShownWithoutASecondDrawing(box, drawingsBefore: before)
+            try Self.assertShownWithoutASecondDrawing(box, drawingsBefore: before, prefetch: prefetch)
         }
     }
 
     /// Shows `url` in a previewer's window, as the service's first item, and checks that its
     /// page took the one drawing made ahead.
     @MainActor
-    private static func assertShownWithoutASecondDrawing(_ url: URL, drawingsBefore before: Int) throws {
+    private static func assertShownWithoutASecondDrawing(_ url: URL, drawingsBefore before: Int, prefetch: PreviewPrefetch) throws {
         let list = PreviewItemList([PreviewItem(url: url)])
-        let controller = PreviewController()
+        let controller = PreviewController(prefetch: prefetch)
         controller.dataSource = list
         controller.present(transientFor: nil as UnsafeMutablePointer<GtkWindow>?)
         defer { controller.windowWidget.map { gtk_window_destroy($0.gtkWindow) } }

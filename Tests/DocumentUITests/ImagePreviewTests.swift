@@ -205,7 +205,7 @@ final class ImagePreviewTests: XCTestCase {
         let next = try png("next.png", in: folder, width: 40, height: 30, colour: 0xff2010ff)
         var limits = PreviewWorkers.limits
         // Long enough for a fresh worker to start and decode the next file on a loaded machine
-        // (GStreamer's first load in a worker took over 2 s once under load).
+        // (GStreamer's first load in a worker can take seconds under load).
         limits.timeout = .seconds(10)
         let previous = PreviewWorkers.replaceWorkers(with: DecoderWorkerPool(count: 2, limits: limits, testFormats: true))
         defer { PreviewWorkers.replaceWorkers(with: previous) }
@@ -299,12 +299,14 @@ final class ImagePreviewTests: XCTestCase {
         let folder = try TemporaryFolder()
         let photo = try png("first.png", in: folder, width: 2000, height: 1000, colour: 0x2080c0ff)
         MainActor.assumeIsolated {
-            PreviewPrefetch.start(photo)
-            var content: PreviewPrefetch.Content?
-            Task { @MainActor in content = await PreviewPrefetch.takeContent(for: photo) ?? .text(.failure(PreviewError("none"))) }
-            XCTAssertTrue(spin { content != nil })
-            guard case .image(let edge, .success(.still(let image))) = content else { return XCTFail("\(String(describing: content))") }
-            XCTAssertEqual(Int32(image.pixels.width), edge, "decoded down to the window's first size")
+            let prefetch = PreviewPrefetch()
+            prefetch.start(photo)
+            var prepared: (any Sendable)??
+            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: photo, by: ImageRenderer.self)) }
+            XCTAssertTrue(spin { prepared != nil })
+            let image = prepared.flatMap { $0 } as? ImageRenderer.Prepared
+            guard let image, case .success(.still(let decoded)) = image.decoded else { return XCTFail("\(String(describing: prepared))") }
+            XCTAssertEqual(Int32(decoded.pixels.width), image.edge, "decoded down to the window's first size")
         }
     }
 }

@@ -281,20 +281,22 @@ final class MarkdownColumnTests: XCTestCase {
         let file = try folder.write("first.md", "# First\n\nA paragraph.\n")
         try MainActor.assumeIsolated {
             XCTAssertTrue(TestDisplay.initialize())
-            PreviewPrefetch.start(file)
-            var content: PreviewPrefetch.Content?
-            Task { @MainActor in content = await PreviewPrefetch.takeContent(for: file) ?? .text(.failure(PreviewError("none"))) }
-            XCTAssertTrue(spin { content != nil })
-            guard case .markdown(.success(let document)) = content else { return XCTFail("\(String(describing: content))") }
+            let prefetch = PreviewPrefetch()
+            prefetch.start(file)
+            var prepared: (any Sendable)??
+            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: file, by: MarkdownRenderer.self)) }
+            XCTAssertTrue(spin { prepared != nil })
+            let parsed = prepared.flatMap { $0 } as? MarkdownRenderer.Prepared
+            guard case .success(let document) = parsed?.document else { return XCTFail("\(String(describing: prepared))") }
             XCTAssertEqual(document.blocks.count, 2, "parsed while the service starts")
 
-            PreviewPrefetch.start(file)  // taken by the page, as the service's first item
-            let page = PreviewPage(item: PreviewItem(url: file))
+            prefetch.start(file)  // taken by the page, as the service's first item
+            let page = PreviewPage(item: PreviewItem(url: file), prefetch: prefetch)
             page.start()
             XCTAssertTrue(spin { page.state == .ready })
             XCTAssertEqual((page.renderer as? MarkdownRenderer)?.column?.blockCount, 2)
             var isLeft: Bool?
-            Task { @MainActor in isLeft = await PreviewPrefetch.takeContent(for: file) != nil }
+            Task { @MainActor in isLeft = await prefetch.takePrepared(for: file, by: MarkdownRenderer.self) != nil }
             XCTAssertTrue(spin { isLeft != nil })
             XCTAssertEqual(isLeft, false, "the page took the parsed document")
         }

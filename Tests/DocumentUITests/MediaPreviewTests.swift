@@ -34,8 +34,8 @@ final class MediaPreviewTests: XCTestCase {
             gtk_window_present(cast(window))
         }
 
-        func show(_ file: URL) -> PreviewPage {
-            let page = PreviewPage(item: PreviewItem(url: file))
+        func show(_ file: URL, prefetch: PreviewPrefetch? = nil) -> PreviewPage {
+            let page = PreviewPage(item: PreviewItem(url: file), prefetch: prefetch)
             gtk_stack_add_named(cast(stack), page.view, file.lastPathComponent)
             gtk_stack_set_visible_child(cast(stack), page.view)
             page.start()
@@ -66,21 +66,34 @@ final class MediaPreviewTests: XCTestCase {
         try MainActor.assumeIsolated {
             XCTAssertTrue(TestDisplay.initialize())
             // As the service's first item: the stream opens before any page exists.
-            PreviewPrefetch.start(clip)
-            XCTAssertTrue(spin(timeout: 30) { MediaRenderer.streamOpenedAhead(for: clip.path) != nil }, "opened ahead")
-            let ahead = MediaRenderer.streamOpenedAhead(for: clip.path)
+            let prefetch = PreviewPrefetch()
+            prefetch.start(clip)
+            let first = try XCTUnwrap(Self.streamAhead(of: clip, in: prefetch))
+            XCTAssertTrue(spin(timeout: 30) { first.opened != nil }, "opened ahead")
+            let ahead = first.opened?.pointer
             let window = Window()
             defer { window.close() }
-            let page = window.show(clip)
+            let page = window.show(clip, prefetch: prefetch)
             XCTAssertEqual(page.state, .ready)
             XCTAssertEqual(try XCTUnwrap(page.renderer as? MediaRenderer).stream?.pointer, ahead, "the page plays the stream opened ahead")
-            XCTAssertNil(MediaRenderer.streamOpenedAhead(for: clip.path))
+            XCTAssertNil(first.opened)
             // One that no page takes is let go with what else was begun for the file.
-            PreviewPrefetch.start(clip)
-            XCTAssertTrue(spin(timeout: 30) { MediaRenderer.streamOpenedAhead(for: clip.path) != nil }, "opened ahead again")
-            PreviewPrefetch.discard(for: clip)
-            XCTAssertNil(MediaRenderer.streamOpenedAhead(for: clip.path))
+            prefetch.start(clip)
+            let second = try XCTUnwrap(Self.streamAhead(of: clip, in: prefetch))
+            XCTAssertTrue(spin(timeout: 30) { second.opened != nil }, "opened ahead again")
+            prefetch.discard(for: clip)
+            XCTAssertTrue(spin { second.opened == nil }, "let go")
         }
+    }
+
+    /// The stream slot the prefetch's media preparation holds for `url`, once it is prepared.
+    @MainActor
+    private static func streamAhead(of url: URL, in prefetch: PreviewPrefetch) -> MediaRenderer.StreamAhead? {
+        var prepared: (any Sendable)??
+        Task { @MainActor in prepared = .some(await prefetch.peekPrepared(for: url)) }
+        let done = spin(timeout: 30) { prepared != nil }
+        guard done else { return nil }
+        return (prepared.flatMap { $0 } as? MediaRenderer.Prepared)?.streamAhead
     }
 
     func testAWorkerThatCrashesOrHangsEndsItsItemOnTheErrorPageAndTheNextPreviews() throws {
@@ -90,7 +103,7 @@ final class MediaPreviewTests: XCTestCase {
         let next = samples.appendingPathComponent("sound.ogg")
         var limits = PreviewWorkers.limits
         // Long enough for a fresh worker to start and decode the next file on a loaded machine
-        // (GStreamer's first load in a worker took over 2 s once under load).
+        // (GStreamer's first load in a worker can take seconds under load).
         limits.timeout = .seconds(10)
         let previous = PreviewWorkers.replaceWorkers(with: DecoderWorkerPool(count: 2, limits: limits, testFormats: true))
         defer { PreviewWorkers.replaceWorkers(with: previous) }

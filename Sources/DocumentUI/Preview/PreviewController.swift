@@ -45,8 +45,16 @@ public final class PreviewController {
     /// its own document); nil: the previewer makes one.
     var interactionProvider: ((PreviewItem) -> DocumentInteractionController?)?
 
-    /// Makes a previewer with no items; set a data source, then `present` it.
-    public init() {}
+    /// Work begun on items before their pages exist (a service's first item), which this
+    /// previewer's pages take.
+    public let prefetch: PreviewPrefetch?
+
+    /// Makes a previewer with no items; set a data source, then `present` it. A service that
+    /// begins its first item's work before the previewer can show it (`PreviewPrefetch`) gives
+    /// it here.
+    public init(prefetch: PreviewPrefetch? = nil) {
+        self.prefetch = prefetch
+    }
 
     /// The index of the item shown; setting it shows that item.
     public var currentIndex: Int {
@@ -246,7 +254,7 @@ public final class PreviewController {
     }
 
     private func makePage(_ item: PreviewItem, at position: Int) -> PreviewPage {
-        let page = PreviewPage(item: item)
+        let page = PreviewPage(item: item, prefetch: prefetch)
         pages[position] = page
         gtk_stack_add_named(cast(window!.stack), page.view, "item-\(position)-\(UUID().uuidString)")
         page.linkHandler = { [weak self] url, item in self?.openLink(url, in: item) }

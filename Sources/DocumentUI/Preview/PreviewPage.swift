@@ -41,12 +41,15 @@ final class PreviewPage {
     private(set) var localCopy: RemoteCopy?
     /// The Cancel button of the download was pressed (not the page let go of).
     private var downloadCancelled = false
+    /// Work begun on the item before the page existed, which the page takes.
+    private let prefetch: PreviewPrefetch?
 
     static let spinnerDelay: Duration = .milliseconds(200)
     static let timeout: Duration = .seconds(15)
 
-    init(item: PreviewItem) {
+    init(item: PreviewItem, prefetch: PreviewPrefetch? = nil) {
         self.item = item
+        self.prefetch = prefetch
         isRemote = RemoteFiles.isRemote(item.url)
         // Never a stat on a remote item's path: GVFS's FUSE folder waits for its server.
         version = isRemote ? nil : FileVersion(at: item.url)
@@ -67,7 +70,7 @@ final class PreviewPage {
         retryButton = PreviewDownloadView.makeRetryButton()
         adw_status_page_set_child(OpaquePointer(errorPage), retryButton)
         gtk_widget_set_visible(retryButton, 0)
-        // An empty page while the first 200 ms pass: no spinner flashes for quick items.
+        // An empty page while `spinnerDelay` passes: no spinner flashes for quick items.
         gtk_stack_add_named(OpaquePointer(view), gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), "waiting")
         gtk_stack_add_named(OpaquePointer(view), spinner, "loading")
         gtk_stack_add_named(OpaquePointer(view), errorPage, "error")
@@ -104,7 +107,7 @@ final class PreviewPage {
         // The type needs the file's first bytes: off the main thread, started at once, while
         // the main thread still builds and shows the window (or already begun, for the
         // service's first item).
-        let detection = PreviewPrefetch.takeDetection(for: url) ?? Task.detached { Self.detectType(of: url) }
+        let detection = prefetch?.takeDetection(for: url) ?? Task.detached { Self.detectType(of: url) }
         work = Task { @MainActor [weak self] in
             let detected = await detection.value
             guard let self, !Task.isCancelled else { return }
@@ -220,7 +223,7 @@ final class PreviewPage {
     /// Renders `shown` (the item, or the downloaded copy of a remote one) as `type`.
     private func render(as type: DocumentType, reading shown: PreviewItem) async {
         self.type = type
-        let renderer = PreviewRendererRegistry.shared.makeRenderer(for: type)
+        let renderer = (prefetch?.registry ?? .shared).makeRenderer(for: type)
         self.renderer = renderer
         let item = item
         renderer.setLinkHandler { [weak self] url in self?.linkHandler?(url, item) }
@@ -230,9 +233,10 @@ final class PreviewPage {
         }
         gtk_stack_add_named(OpaquePointer(view), renderer.view.gtkWidget, "content")
         do {
-            defer { PreviewPrefetch.discard(for: shown.url) }  // what another renderer would have used
+            defer { prefetch?.discard(for: shown.url) }
+            let prepared = await prefetch?.takePrepared(for: shown.url, by: Swift.type(of: renderer))
             StageTrace.mark("page load \(type.identifier)")
-            try await renderer.load(shown, type: type)
+            try await renderer.load(shown, type: type, prepared: prepared)
             guard state == .loading, !Task.isCancelled else { return }
             state = .ready
             gtk_spinner_stop(cast(spinner))
@@ -248,7 +252,7 @@ final class PreviewPage {
 
     /// The longest message the error page shows: a longer one (GIO's, naming a 100 KB path) is
     /// cut in its middle, since GTK lays out a long label that has few places to break in
-    /// quadratic time (100 KB held the main thread for more than 15 s).
+    /// quadratic time, and a path that long would hold the main thread past the item's timeout.
     static let messageLimit = 1000
 
     /// `message`, cut in its middle to `messageLimit` characters and an ellipsis.
@@ -272,7 +276,7 @@ final class PreviewPage {
     /// Stops loading; a late result is dropped.
     func cancel() {
         work?.cancel()
-        PreviewPrefetch.discard(for: item.url)
+        prefetch?.discard(for: item.url)
         if state == .loading { state = .failed(tr("Cancelled")) }
     }
 }

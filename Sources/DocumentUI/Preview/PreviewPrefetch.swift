@@ -3,311 +3,280 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 import GtkSupport
+import Synchronization
 
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
-/// its first `ShowFile` while GTK and the application are still starting on the main thread,
-/// and that item's type, and the file work of its renderer (an image's reduced decode in the
-/// decoder worker, which it starts, a media file's inspection there and a video's stream, a
-/// PDF's first page in the decoder worker, an archive's listing there, the first part of a
-/// text, a Markdown file parsed, a font's specimen drawn there), run meanwhile on another
-/// core. The page and its renderer take the results when they get there, for that file only
-/// and once.
+/// its first `ShowFile` while GTK and the application still start on the main thread. The
+/// item's type is found, then the renderer that will show it begins what it can
+/// (`PreviewRenderer.prepare(_:)`) on another core; the page made for that file gives the
+/// renderer's prepared value to `load(_:type:prepared:)`, once.
 ///
-/// One item at most: a newer one replaces it. What is not taken is dropped with it.
-enum PreviewPrefetch {
-    /// A renderer's file work, done for the window's first size.
-    enum Content: Sendable {
-        case image(edge: Int32, Result<DecodedImage, ImageDecodingError>)
-        case pdf(width: Int32, Result<PDFRenderer.Opened, PreviewError>)
-        case text(Result<TextRenderer.Read, PreviewError>)
-        /// The page read, and WebKitGTK loaded.
-        case html(Result<HTMLRenderer.Page, PreviewError>)
-        /// What the decoder worker's discoverer found.
-        case media(Result<MediaDetails, MediaError>)
-        /// An archive's entries, listed by a decoder worker.
-        case archive(Result<ArchiveListing, PreviewError>)
-        /// A Markdown file parsed, with its pictures.
-        case markdown(Result<MarkdownDocument, PreviewError>)
-    }
-
+/// One item at most: a newer one replaces it, and what no page takes is let go
+/// (`PreviewRenderer.discard(prepared:)`). A service makes one and gives it to its
+/// `PreviewController`.
+public final class PreviewPrefetch: Sendable {
     private struct Entry: Sendable {
+        let id: UInt64
         let url: URL
         var detection: Task<Result<DocumentType, PreviewError>, Never>?
-        var content: Task<Content?, Never>?
-        /// The file is a font (drawn ahead once `fontAppearance` is known).
-        var isFont = false
+        var preparation: Task<Prepared?, Never>?
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var entry: Entry?
-    /// The scale of the display's first monitor, read on the main thread once GTK is up (the
-    /// window's first size is counted in device pixels for images).
-    nonisolated(unsafe) static var scale: Int32 = 1
-    /// How a first font's specimen is drawn in the window about to be made: measured on the
-    /// main thread once libadwaita's styles are loaded (`PreviewController.prepareForFontPrefetch`)
-    /// when the first item is a font, nil before. Under `lock`.
-    nonisolated(unsafe) private static var fontAppearance: FontSpecimen.Appearance?
-    /// libadwaita's styles are loaded: a first font's window can be measured. Under `lock`.
-    nonisolated(unsafe) private static var isWindowMeasurable = false
+    /// A renderer's prepared value, with the renderer that made it.
+    struct Prepared: Sendable {
+        let renderer: any PreviewRenderer.Type
+        let value: any Sendable
+    }
 
-    /// Starts finding the type of the file at `url` and its renderer's first work.
-    static func start(_ url: URL) {
-        // A remote item is downloaded by its page first: nothing to begin here.
+    /// A measurement of the window that prepared work waits for, by entry.
+    private struct Measurement: Sendable {
+        let id: UInt64
+        let run: @MainActor @Sendable () -> Void
+    }
+
+    /// What the window about to be made is like, and what may happen yet.
+    private struct State: Sendable {
+        var entry: Entry?
+        var lastID: UInt64 = 0
+        /// The scale of the display's first monitor (the window's size is counted in device
+        /// pixels for images).
+        var scale: Int32 = 1
+        /// libadwaita's styles are loaded: a window can be measured.
+        var stylesLoaded = false
+        /// Measurements waiting for the styles, by entry.
+        var measurements: [Measurement] = []
+        /// Library loads wait while this is set (`holdLibraryLoading`).
+        var librariesHeld = false
+        var waitingForLibraries: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+    /// Where renderers are found, for the work begun and for the pages that take it.
+    let registry: PreviewRendererRegistry
+
+    /// A prefetch that finds renderers in `registry`; the pages it serves make theirs there too.
+    public init(registry: PreviewRendererRegistry = .shared) {
+        self.registry = registry
+    }
+
+    /// Starts finding the type of the file at `url` and its renderer's first work. Call from
+    /// any thread; a remote item is downloaded by its page first, and nothing begins for it.
+    public func start(_ url: URL) {
         guard !RemoteFiles.isRemote(url) else { return }
-        // The tasks are made under the lock, so the entry is in place before their work can look
-        // for it (a font's drawing ahead is for the entry's file only): a type found at once
-        // used to reach it first, and the font was never drawn ahead.
-        let replaced: URL? = lock.withLock {
+        let registry = registry
+        // The tasks are made under the lock, so the entry is in place before their work can ask
+        // whether it still waits.
+        let replaced: Entry? = state.withLock { current in
+            current.lastID += 1
+            let id = current.lastID
             let detection = Task.detached(priority: .userInitiated) { PreviewPage.detectType(of: url) }
-            let content = Task.detached(priority: .userInitiated) { () -> Content? in
-                guard case .success(let type) = await detection.value else { return nil }
-                return await work(for: url, type: type)
+            let preparation = Task.detached(priority: .userInitiated) { [self] () -> Prepared? in
+                guard case .success(let type) = await detection.value,
+                      let renderer = registry.rendererType(for: type) else { return nil }
+                let (width, height) = PreviewWindow.defaultSize
+                let context = PreviewPreparation(url: url, type: type, windowWidth: width, windowHeight: height,
+                                                 scale: state.withLock { $0.scale }, prefetch: self, id: id)
+                return await renderer.prepare(context).map { Prepared(renderer: renderer, value: $0) }
             }
-            defer { entry = Entry(url: url, detection: detection, content: content) }
-            return entry?.url
+            defer { current.entry = Entry(id: id, url: url, detection: detection, preparation: preparation) }
+            return current.entry
         }
-        if let replaced, replaced != url { FontSpecimen.dropDrawingAhead(fileAt: replaced.path) }
+        if let replaced { discard(replaced) }
     }
 
-    /// The type detection started for `url`, if any (once).
-    static func takeDetection(for url: URL) -> Task<Result<DocumentType, PreviewError>, Never>? {
-        lock.withLock {
-            guard entry?.url == url else { return nil }
-            defer { entry?.detection = nil }
-            return entry?.detection
-        }
-    }
-
-    /// The renderer work started for `url`, if any (once; the entry is gone after). On the
-    /// main actor, as its renderers are: when the work is done, the renderer goes on without
-    /// leaving the main thread (a hop to the worker threads waits while they decode or draw).
+    /// Reads what prepared work needs to know of the display (its scale). Call on the main
+    /// thread once GTK is initialised, before `start`.
     @MainActor
-    static func takeContent(for url: URL) async -> Content? {
-        let task: Task<Content?, Never>? = lock.withLock {
-            guard entry?.url == url else { return nil }
-            defer { entry = nil }
-            return entry?.content
-        }
-        return await task?.value
-    }
-
-    /// Whether work begun for `url` waits for its page (the page has not taken it).
-    static func isWaiting(_ url: URL) -> Bool {
-        lock.withLock { entry?.url == url }
-    }
-
-    /// Drops what was begun for `url` and not taken (its renderer did not ask for it).
-    @MainActor
-    static func discard(for url: URL) {
-        lock.withLock { if entry?.url == url { entry = nil } }
-        FontSpecimen.dropDrawingAhead(fileAt: url.path)
-        MediaRenderer.dropStreamOpenedAhead(for: url.path)
-    }
-
-    /// A first font's specimen drawn ahead for the window about to be made, when the window's
-    /// measures are known; until they are, the worker readies its font libraries on the file,
-    /// and the font waits for them (`measureFontWindow`).
-    private static func drawFontAhead(_ url: URL) {
-        enum Next { case draw(FontSpecimen.Appearance), warm(measuring: Bool), nothing }
-        let next: Next = lock.withLock {
-            guard entry?.url == url else { return .nothing }
-            entry?.isFont = true
-            if let fontAppearance { return .draw(fontAppearance) }
-            return .warm(measuring: isWindowMeasurable)
-        }
-        switch next {
-        case .draw(let appearance): FontSpecimen.drawAhead(fileAt: url.path, appearance: appearance)
-        case .warm(let measuring):
-            FontSpecimen.warm(fileAt: url.path)
-            // The styles were loaded before the type was found: measured when the main loop
-            // next turns, ahead of the calls that make the page (they come through the main
-            // queue, at the default priority), unless the page took the type first.
-            if measuring { MainLoopIdle.run(priority: G_PRIORITY_HIGH) { measureFontWindow() } }
-        case .nothing: break
-        }
-    }
-
-    /// The item prefetched is a font (its type is known).
-    static var isFontWaiting: Bool { lock.withLock { entry?.isFont == true } }
-
-    /// Forgets the window's measures and that the styles are loaded (for tests: as in a
-    /// service just started).
-    static func forgetFontWindow() {
-        lock.withLock {
-            fontAppearance = nil
-            isWindowMeasurable = false
-        }
-    }
-
-    /// The styles are loaded: measures the window for a first font found already (else when it
-    /// is found, `drawFontAhead`).
-    @MainActor
-    static func windowIsMeasurable() {
-        lock.withLock { isWindowMeasurable = true }
-        measureFontWindow()
-    }
-
-    /// Measures the window a first font will be shown in, once, when such a font waits and its
-    /// page is not made yet (the page takes its type's detection), and draws it ahead. Costs a
-    /// window made and measured (never shown) on the main thread: only for a font.
-    @MainActor
-    static func measureFontWindow() {
-        let isWaiting = lock.withLock { entry?.isFont == true && entry?.detection != nil && fontAppearance == nil }
-        guard isWaiting else { return }
-        // The window's edges as the preview window will have them: it is one like it.
-        let window = widget(adw_window_new())
-        gtk_window_set_default_size(cast(window), PreviewWindow.defaultSize.width, PreviewWindow.defaultSize.height)
-        let view = gtk_scrolled_window_new()!
-        adw_window_set_content(cast(window), view)
-        let width = FontRenderer.columnWidth(windowContent: PreviewWindow.contentWidth(of: window))
-        let appearance = FontRenderer.appearance(of: view, width: width)
-        gtk_window_destroy(cast(window))
-        let waiting: URL? = lock.withLock {
-            fontAppearance = appearance
-            return entry?.isFont == true ? entry?.url : nil
-        }
-        if let waiting { FontSpecimen.drawAhead(fileAt: waiting.path, appearance: appearance) }
-    }
-
-    /// What the built-in renderer of `type` would do first, for the window's default size.
-    /// Types that another renderer takes (tables, installed previewers) get text or
-    /// nothing: the renderer that does not ask for it drops it.
-    private static func work(for url: URL, type: DocumentType) async -> Content? {
-        let (width, height) = PreviewWindow.defaultSize
-        if type.conforms(to: .image) {
-            // In the decoder worker, which this starts while GTK does.
-            let edge = ImageRenderer.fittingEdge(width: width, height: height, scale: scale)
-            return .image(edge: edge, await ImageDecoding.decode(url.path, type: type, size: .fitting(edge)))
-        }
-        if type.conforms(to: .audio) || type.conforms(to: .movie) {
-            // The decoder worker inspects the file; meanwhile GStreamer is loaded here for the
-            // page's playback, once the library may be opened. Then a video's stream opens on the
-            // main thread at its next turn, unless the page has taken its item already (and opens
-            // its stream itself).
-            Task.detached(priority: .userInitiated) {
-                await LibraryLoading.allowed()
-                try? await MediaPlayback.loadInBackground()
-                guard type.conforms(to: .movie) else { return }
-                MainLoopIdle.run(priority: G_PRIORITY_HIGH) {
-                    if isWaiting(url) { MediaRenderer.openAhead(url.path) }
-                }
-            }
-            // The first time GStreamer is used at all, the inspection loads it here to make its registry.
-            if !MediaInspection.hasRegistry { await LibraryLoading.allowed() }
-            return .media(await MediaInspection.inspect(url.path))
-        }
-        // WebKitGTK is opened with dlopen: not while the main thread still makes its first
-        // threads (see `LibraryLoading`). poppler is the decoder worker's.
-        if type.conforms(to: .html) {
-            await LibraryLoading.allowed()
-        }
-        if type.conforms(to: .pdf) {
-            let pageWidth = PDFRenderer.fittingWidth(windowWidth: width)
-            return .pdf(width: pageWidth, await PDFRenderer.open(url, firstPageWidth: pageWidth))
-        }
-        // Before text: a page is text too. WebKitGTK takes a few hundred ms to load on a cold
-        // start, as long as GTK and the application.
-        if type.conforms(to: .html) {
-            return .html(await HTMLRenderer.prepare(url.path))
-        }
-        // Parsed once the window was up (a 200 KB file: tens of ms before its first block).
-        if type.conforms(to: .markdown) {
-            // Its pictures wait for the decoder worker: on one of Dispatch's threads.
-            return .markdown(await blockingWork { MarkdownRenderer.parse(url) })
-        }
-        if type.conforms(to: .text) {
-            return .text(TextRenderer.read(url, type: type))
-        }
-        // The listing was read only once the window was up (13-29 ms of a cold showing).
-        // Documents that are zips inside (OpenDocument, OOXML) are the office renderer's.
-        if type.conforms(to: .archive), !ArchiveRenderer.isOfficeDocument(type) {
-            return .archive(await blockingWork { ArchiveRenderer.read(url.path, type: type) })
-        }
-        // The specimen is drawn ahead, without its colour (the style's, known only once the
-        // window is): the page's renderer takes it (`FontSpecimen.draw` joins it).
-        if type.conforms(to: .font) { drawFontAhead(url) }
-        return nil
-    }
-}
-
-extension PreviewController {
-    /// Starts, off the main thread, the work of showing the file at `url`: its type and its
-    /// renderer's first decoding or reading. For the previewer service, whose first item
-    /// arrives while GTK and the application still start: call from any thread; the page
-    /// made for that file takes the results.
-    public nonisolated static func prefetch(_ url: URL) {
-        PreviewPrefetch.start(url)
-    }
-
-    /// Reads what the prefetched work needs to know of the display (its scale). Call on the
-    /// main thread once GTK is initialised, before `prefetch`.
-    public static func prepareForPrefetch() {
+    public func readDisplay() {
         guard let display = gdk_display_get_default(), let monitors = gdk_display_get_monitors(display),
               let first = g_list_model_get_item(monitors, 0) else { return }
-        PreviewPrefetch.scale = max(gdk_monitor_get_scale_factor(OpaquePointer(first)), 1)
+        let scale = max(gdk_monitor_get_scale_factor(OpaquePointer(first)), 1)
         g_object_unref(first)
+        state.withLock { $0.scale = scale }
     }
 
-    /// When the prefetched item is a font, measures what its specimen drawn ahead needs (the
-    /// column's width in the window about to be made, the display's scale and font settings)
-    /// and starts that drawing. Call on the main thread once libadwaita's styles are loaded (the
-    /// window's edges are the stylesheet's); for a font it costs a window made and measured,
-    /// never shown, and for anything else nothing. A font found later is measured when the main
-    /// loop next turns, unless its page is made first.
-    public static func prepareForFontPrefetch() {
-        PreviewPrefetch.windowIsMeasurable()
-    }
-}
-
-/// Holds the prefetch's library loads while the main thread makes its first threads.
-///
-/// glibc's `dlopen` holds the loader's lock while it maps, relocates and runs the constructors
-/// of a library and its dependencies (WebKitGTK's ~100: 100-400 ms on a cold start), and
-/// `pthread_create` takes the same lock to set up the new thread's TLS. The previewer service
-/// owns its bus name, and so may start its first item's prefetch, before `adw_init`, which makes
-/// a thread (AdwSettings' portal proxy): the main thread then slept until WebKit was loaded, and
-/// the window came after the library instead of beside it (scheduler traces of cold HTML
-/// showings: 124-288 ms, and 53 ms on a PDF's poppler).
-enum LibraryLoading {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var isHeld = false
-    nonisolated(unsafe) private static var waiting: [CheckedContinuation<Void, Never>] = []
-
-    /// Library loads wait from now until `release()`. Call on the main thread before the
-    /// prefetch can start.
-    static func hold() {
-        lock.withLock { isHeld = true }
+    /// Holds the library loads of prepared work (`PreviewPreparation.librariesMayLoad()`) until
+    /// `allowLibraryLoading()`. Call on the main thread before the first `start` can come, when
+    /// the main thread still has threads to make (`adw_init`): glibc's `dlopen` holds the
+    /// loader's lock while it maps a library and runs its constructors, and `pthread_create`
+    /// takes the same lock, so the main thread would wait for the whole load.
+    public func holdLibraryLoading() {
+        state.withLock { $0.librariesHeld = true }
     }
 
-    /// Lets the held loads go (and every later one at once).
-    static func release() {
-        let resumed: [CheckedContinuation<Void, Never>] = lock.withLock {
-            isHeld = false
-            defer { waiting = [] }
-            return waiting
+    /// Lets the held library loads go (and every later one at once): call once the main
+    /// thread made its threads.
+    public func allowLibraryLoading() {
+        let resumed = state.withLock { state in
+            state.librariesHeld = false
+            defer { state.waitingForLibraries = [] }
+            return state.waitingForLibraries
         }
         resumed.forEach { $0.resume() }
     }
 
-    /// Returns once library loads may start.
-    static func allowed() async {
+    /// libadwaita's styles are loaded: measurements of the window that prepared work asked for
+    /// (`PreviewPreparation.measureWindow`) run now, and later ones at the main loop's next turn.
+    /// Call on the main thread.
+    @MainActor
+    public func stylesAreLoaded() {
+        let pending = state.withLock { state in
+            state.stylesLoaded = true
+            defer { state.measurements = [] }
+            return state.measurements
+        }
+        for measurement in pending { measurement.run() }
+    }
+
+    // MARK: What the page takes
+
+    /// The type detection started for `url`, if any (once). Measurements of the window asked
+    /// for that item end: its page measures its own.
+    @MainActor
+    func takeDetection(for url: URL) -> Task<Result<DocumentType, PreviewError>, Never>? {
+        var ended: [Measurement] = []
+        let detection: Task<Result<DocumentType, PreviewError>, Never>? = state.withLock { state in
+            guard let entry = state.entry, entry.url == url else { return nil }
+            state.entry?.detection = nil
+            ended = state.measurements.filter { $0.id == entry.id }
+            state.measurements.removeAll { $0.id == entry.id }
+            return entry.detection
+        }
+        for measurement in ended { measurement.run() }
+        return detection
+    }
+
+    /// The value `renderer` prepared for `url`, if it prepared one (once; the entry is gone after).
+    /// A value another renderer prepared is let go.
+    @MainActor
+    func takePrepared(for url: URL, by renderer: any PreviewRenderer.Type) async -> (any Sendable)? {
+        let task: Task<Prepared?, Never>? = state.withLock { state in
+            guard state.entry?.url == url else { return nil }
+            defer { state.entry = nil }
+            return state.entry?.preparation
+        }
+        guard let prepared = await task?.value else { return nil }
+        guard prepared.renderer == renderer else {
+            prepared.renderer.discard(prepared: prepared.value)
+            return nil
+        }
+        return prepared.value
+    }
+
+    /// Lets go of what was begun for `url` and not taken.
+    @MainActor
+    func discard(for url: URL) {
+        let dropped: Entry? = state.withLock { state in
+            guard state.entry?.url == url else { return nil }
+            defer { state.entry = nil }
+            return state.entry
+        }
+        if let dropped { discard(dropped) }
+    }
+
+    /// Prepared work waits for the window's styles to measure it (for tests).
+    var isMeasurementWaiting: Bool { state.withLock { !$0.measurements.isEmpty } }
+
+    /// The value prepared for `url` when its work is done, without taking it (for tests).
+    func peekPrepared(for url: URL) async -> (any Sendable)? {
+        let task = state.withLock { $0.entry?.url == url ? $0.entry?.preparation : nil }
+        return await task?.value?.value
+    }
+
+    /// Lets go of what `entry` prepared, once it is done, and ends its measurements.
+    private func discard(_ entry: Entry) {
+        let ended: [Measurement] = state.withLock { state in
+            defer { state.measurements.removeAll { $0.id == entry.id } }
+            return state.measurements.filter { $0.id == entry.id }
+        }
+        let preparation = entry.preparation
+        Task { @MainActor in
+            for measurement in ended { measurement.run() }
+            if let prepared = await preparation?.value { prepared.renderer.discard(prepared: prepared.value) }
+        }
+    }
+
+    // MARK: What the preparation asks
+
+    /// The entry `id` is current and no page has taken its prepared value.
+    fileprivate func isWaiting(_ id: UInt64) -> Bool {
+        state.withLock { $0.entry?.id == id && $0.entry?.preparation != nil }
+    }
+
+    /// The entry `id` is current and no page has taken its type.
+    fileprivate func isUnclaimed(_ id: UInt64) -> Bool {
+        state.withLock { $0.entry?.id == id && $0.entry?.detection != nil }
+    }
+
+    fileprivate var stylesLoaded: Bool { state.withLock { $0.stylesLoaded } }
+
+    fileprivate func librariesMayLoad() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = lock.withLock {
-                if isHeld { waiting.append(continuation) }
-                return !isHeld
+            let resumeNow = state.withLock { state in
+                if state.librariesHeld { state.waitingForLibraries.append(continuation) }
+                return !state.librariesHeld
             }
             if resumeNow { continuation.resume() }
         }
     }
+
+    fileprivate func measureWindow<Value: Sendable>(for id: UInt64, _ measure: @escaping @MainActor () -> Value) async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let run: @MainActor @Sendable () -> Void = { [self] in
+                continuation.resume(returning: isUnclaimed(id) ? measure() : nil)
+            }
+            let loaded = state.withLock { state in
+                if !state.stylesLoaded { state.measurements.append(Measurement(id: id, run: run)) }
+                return state.stylesLoaded
+            }
+            // At the main loop's next turn, ahead of the calls that make the page (they come
+            // through the main queue, at the default priority).
+            if loaded { MainLoopIdle.run(priority: G_PRIORITY_HIGH, run) }
+        }
+    }
 }
 
-extension PreviewController {
-    /// Holds the prefetch's library loads (poppler, WebKitGTK, GStreamer for playback) until
-    /// `allowLibraryLoading()`: call on the main thread before the first `prefetch` can come,
-    /// when the main thread still has threads to make (`adw_init`), which would otherwise wait
-    /// for the whole load.
-    public static func holdLibraryLoading() { LibraryLoading.hold() }
+/// What a renderer knows of an item before its page exists (`PreviewRenderer.prepare(_:)`), and
+/// what it may wait for.
+public struct PreviewPreparation: Sendable {
+    /// The item's file (always local).
+    public let url: URL
+    /// The item's type.
+    public let type: DocumentType
+    /// The size of the window the item will be shown in, in logical pixels.
+    public let windowWidth: Int32, windowHeight: Int32
+    /// The scale of the display's first monitor.
+    public let scale: Int32
+    private let prefetch: PreviewPrefetch
+    private let id: UInt64
 
-    /// Lets the held library loads start: call once the main thread made its threads.
-    public static func allowLibraryLoading() { LibraryLoading.release() }
+    init(url: URL, type: DocumentType, windowWidth: Int32, windowHeight: Int32, scale: Int32, prefetch: PreviewPrefetch,
+         id: UInt64) {
+        self.url = url
+        self.type = type
+        self.windowWidth = windowWidth
+        self.windowHeight = windowHeight
+        self.scale = scale
+        self.prefetch = prefetch
+        self.id = id
+    }
+
+    /// True while the item's page has not taken the prepared value: work that only helps that
+    /// page stops when this is false.
+    public var isWaiting: Bool { prefetch.isWaiting(id) }
+
+    /// True once the window's styles are loaded, and the window can be measured.
+    public var canMeasureWindow: Bool { prefetch.stylesLoaded }
+
+    /// Returns once this process may open libraries with `dlopen` (WebKitGTK, GStreamer): not
+    /// while the main thread still makes its first threads.
+    public func librariesMayLoad() async {
+        await prefetch.librariesMayLoad()
+    }
+
+    /// Runs `measure` on the main thread once the window's styles are loaded, and returns its
+    /// result; nil when the item's page was made first (it measures its own window).
+    public func measureWindow<Value: Sendable>(_ measure: @escaping @MainActor () -> Value) async -> Value? {
+        await prefetch.measureWindow(for: id, measure)
+    }
 }

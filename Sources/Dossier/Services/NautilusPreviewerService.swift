@@ -55,7 +55,7 @@ final class NautilusPreviewerService {
         </node>
         """
 
-    private let controller = PreviewController()
+    private let controller: PreviewController
     private let items = PreviewItemList([])
     private let bus: PreviewerBus
     private let application: UnsafeMutablePointer<GtkApplication>
@@ -64,6 +64,7 @@ final class NautilusPreviewerService {
     init(application: UnsafeMutablePointer<GtkApplication>, bus: PreviewerBus) {
         self.application = application
         self.bus = bus
+        controller = PreviewController(prefetch: bus.prefetch)
         controller.dataSource = items
         controller.navigationHandler = { [weak self] direction in self?.emitSelectionEvent(direction) }
         controller.visibilityDidChange = { [weak self] visible in
@@ -80,10 +81,9 @@ final class NautilusPreviewerService {
 
     /// Gives the memory the closed window's items freed back to the system. glibc keeps what
     /// is freed in its heaps for the next allocation, and a previewer allocates in bursts of
-    /// every size on several threads (a decoded picture, a PDF page, a parsed table). In
-    /// `make soak` the service's anonymous memory at its checkpoints (window closed, the same
-    /// pages kept, nothing loading) went from 162 MB after 500 files to 232 MB after 1,000;
-    /// trimmed when the window closes, it was 107, 146 and 152 MB after 500, 1,000 and 1,500.
+    /// every size on several threads (a decoded picture, a PDF page, a parsed table), so
+    /// without a trim the service's anonymous memory keeps growing from one closed window to
+    /// the next (`make soak` checks it).
     /// Off the main thread: trimming walks every arena.
     private static func returnFreedMemory() {
         Task.detached(priority: .background) { _ = malloc_trim(0) }

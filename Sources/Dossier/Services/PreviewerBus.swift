@@ -7,8 +7,8 @@ import GObjectSupport
 /// The previewer's side of the session bus: the `org.gnome.NautilusPreviewer2` object and the
 /// `org.gnome.NautilusPreviewer` name, served on a thread of their own from the moment GTK is
 /// initialised. D-Bus activation holds Nautilus's first `ShowFile` until the name is owned;
-/// owning it before the application starts (libadwaita, styles, the application's own name:
-/// ~40 ms on the main thread) lets that first file's work (its type, an image's decode, a
+/// owning it before the application starts (libadwaita, styles, the application's own name,
+/// all on the main thread) lets that first file's work (its type, an image's decode, a
 /// PDF's first page) begin on another core meanwhile. Calls go on to the main thread, in order,
 /// once the service is ready for them.
 final class PreviewerBus: @unchecked Sendable {
@@ -19,10 +19,17 @@ final class PreviewerBus: @unchecked Sendable {
     private var parentHandle = ""
     private var busConnection: OpaquePointer?
     nonisolated(unsafe) private var receiver: (@MainActor (PreviewRequest) -> Void)?
+    /// Where the first `ShowFile`'s work begins, before the service is up.
+    let prefetch: PreviewPrefetch
 
-    /// Connects and asks for the name on a new thread.
-    static func start() -> PreviewerBus {
-        let bus = PreviewerBus()
+    private init(prefetch: PreviewPrefetch) {
+        self.prefetch = prefetch
+    }
+
+    /// Connects and asks for the name on a new thread; a `ShowFile` that comes before the
+    /// service is ready begins its work in `prefetch`.
+    static func start(prefetch: PreviewPrefetch) -> PreviewerBus {
+        let bus = PreviewerBus(prefetch: prefetch)
         let thread = Thread { bus.serve() }
         thread.name = "previewer-bus"
         thread.start()
@@ -114,7 +121,7 @@ final class PreviewerBus: @unchecked Sendable {
         }
         // Before the service is up (the call that started it): its file's work begins now.
         if early, case .showFile(let url?, _, _, _) = call {
-            PreviewController.prefetch(url)
+            prefetch.start(url)
         }
         DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
     }

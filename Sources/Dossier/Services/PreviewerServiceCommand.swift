@@ -39,9 +39,8 @@ struct PreviewerServiceCommand {
     /// Every block of 128 KB or more is mapped on its own and unmapped when freed. glibc's
     /// threshold otherwise rises to the largest block freed (up to 32 MB), after which blocks
     /// of that size come from the heaps, and a service that allocates a file's worth at a time
-    /// (a text's 256 KB, a table's rows, a page's pixels) keeps its peak in them. In a soak of
-    /// text kinds alone (`tools/soak.py --only`, 600 calls) the anonymous memory at the
-    /// checkpoints went from 26 to 106 MB; with the fixed threshold, from 22 to 60 MB.
+    /// (a text's 256 KB, a table's rows, a page's pixels) keeps its peak in them, and its
+    /// anonymous memory keeps growing over a long run of showings (`tools/soak.py` shows it).
     private static func keepLargeBlocksOutOfTheHeaps() {
         _ = mallopt(M_MMAP_THRESHOLD, 128 << 10)
         _ = mallopt(M_TRIM_THRESHOLD, 128 << 10)
@@ -50,7 +49,7 @@ struct PreviewerServiceCommand {
     @MainActor
     private static func serve() -> Int32 {
         // The first decoder worker starts before GTK: it loads its libraries on the other core
-        // while GTK starts on this one (here, only the process is made: 2-3 ms), and the
+        // while GTK starts on this one (only the process is made here, which is quick), and the
         // first item's request finds it ready. Nothing of it reads the environment after this.
         PreviewWorkers.prestart()
         StageTrace.mark("worker started")
@@ -58,20 +57,21 @@ struct PreviewerServiceCommand {
         StageTrace.mark("gtk up")
         // Started by D-Bus for an item that is about to come: what it will need loads on
         // another core meanwhile (after openDisplay: no thread may run while it sets and unsets
-        // the variables that turn GL off and choose GTK_THEME), and the name is owned now, so that item's own work starts while
-        // libadwaita and the application do.
+        // the variables that turn GL off and choose GTK_THEME), and the name is owned now, so
+        // that item's own work starts while libadwaita and the application do.
         PreviewController.prepareInBackground()
-        PreviewController.prepareForPrefetch()
+        let prefetch = PreviewPrefetch()
+        prefetch.readDisplay()
         // The item's type and file work start at once; its libraries load once adw_init has
         // made its thread (a thread cannot start while another thread's dlopen runs).
-        PreviewController.holdLibraryLoading()
-        let bus = PreviewerBus.start()
+        prefetch.holdLibraryLoading()
+        let bus = PreviewerBus.start(prefetch: prefetch)
         StageTrace.mark("bus started")
         Display.loadStyles()
         StageTrace.mark("styles loaded")
-        PreviewController.allowLibraryLoading()
+        prefetch.allowLibraryLoading()
         // A first font is drawn ahead for the window's measures, which need the stylesheet.
-        PreviewController.prepareForFontPrefetch()
+        prefetch.stylesAreLoaded()
         StageTrace.mark("font measured")
         let application = adw_application_new("io.github.dossier.Dossier.Previewer", GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_IS_SERVICE))!
         let app = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
@@ -92,12 +92,13 @@ struct PreviewerServiceCommand {
     }
 
     /// Opens the display before the application starts. GDK probes OpenGL when it opens an
-    /// X11 display (and Vulkan too from GTK 4.16), and with GL the first frame waits for its renderer. Where GL can only be
-    /// drawn in software (no GPU, or an X server without direct rendering: Mesa's llvmpipe)
-    /// that costs more than it gives: loading the driver and compiling GTK's shaders with LLVM
-    /// take a few hundred ms of CPU on a cold start, and llvmpipe draws GTK 4.8's frames no
-    /// faster than cairo. There, and with `GSK_RENDERER=cairo`, GL is left out and GTK draws
-    /// with cairo (from GTK 4.16 Vulkan is turned off with GL). An explicit `GSK_RENDERER`, or the variable that turns GL off, is left alone. The setting is
+    /// X11 display (and Vulkan too from GTK 4.16), and with GL the first frame waits for its
+    /// renderer. Where GL can only be drawn in software (no GPU, or an X server without direct
+    /// rendering: Mesa's llvmpipe) that costs more than it gives: loading the driver and
+    /// compiling GTK's shaders with LLVM take much of a cold start's CPU, and llvmpipe draws
+    /// GTK 4.8's frames no faster than cairo. There, and with `GSK_RENDERER=cairo`, GL is left
+    /// out and GTK draws with cairo (from GTK 4.16 Vulkan is turned off with GL). An explicit
+    /// `GSK_RENDERER`, or the variable that turns GL off, is left alone. The setting is
     /// gone again before any thread starts: applications opened from the previewer do not
     /// inherit it. GTK's settings are made here too, with libadwaita's empty theme
     /// (`Display.loadTheme`); `adw_init` comes after, while other threads may run.

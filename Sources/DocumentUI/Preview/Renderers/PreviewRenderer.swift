@@ -2,6 +2,7 @@ import CGtk
 import DocumentCore
 import Foundation
 import GtkSupport
+import Synchronization
 
 /// Draws one kind of item in the previewer: the preview extension of Linux. A renderer is
 /// made for one item, shows it in `view`, and loads it in `load(_:type:)`, doing its heavy
@@ -10,7 +11,7 @@ import GtkSupport
 public protocol PreviewRenderer: AnyObject {
     /// The types this renderer shows. For an item, the renderer naming the nearest type in
     /// the item's conformance chain wins (a concrete type beats a family or group).
-    static var supportedTypes: [DocumentType] { get }
+    nonisolated static var supportedTypes: [DocumentType] { get }
 
     /// Makes the renderer and its empty `view`; the registry makes one per item shown.
     init()
@@ -21,6 +22,23 @@ public protocol PreviewRenderer: AnyObject {
     /// Loads `item` into `view`.
     /// - Throws: `PreviewError` with a message for the error page.
     func load(_ item: PreviewItem, type: DocumentType) async throws
+
+    /// Begins work on an item that can start before its page exists, when only its type and
+    /// the window's size are known (the previewer service's first item, while GTK starts):
+    /// decoding, reading or parsing off the main thread. The value returned is given once to
+    /// the renderer made for that item, in `load(_:type:prepared:)`; one no page takes is
+    /// given to `discard(prepared:)`. The default prepares nothing.
+    nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)?
+
+    /// Lets go of a value `prepare(_:)` returned that no page took (a stream, a drawing held).
+    /// The default does nothing.
+    static func discard(prepared: any Sendable)
+
+    /// Loads `item` into `view`, with the value `prepare(_:)` returned for it, when the
+    /// previewer began it before the page existed (nil otherwise). The default ignores it and
+    /// calls `load(_:type:)`.
+    /// - Throws: `PreviewError` with a message for the error page.
+    func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws
 
     /// Zooms, for renderers that can (images, PDF); others ignore it.
     func zoom(_ change: ZoomChange)
@@ -39,6 +57,11 @@ public protocol PreviewRenderer: AnyObject {
 }
 
 extension PreviewRenderer {
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? { nil }
+    public static func discard(prepared: any Sendable) {}
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+        try await load(item, type: type)
+    }
     public func zoom(_ change: ZoomChange) {}
     public func copy() -> Bool { false }
     public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) {}
@@ -62,14 +85,13 @@ public struct PreviewError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The renderers available: built-in, registered by the app, and the installed external
-/// previewers (`.previewer` files).
-@MainActor
-public final class PreviewRendererRegistry {
+/// previewers (`.previewer` files). Renderers are made on the main thread; the choice of one
+/// for a type may be made on any (the previewer's prefetch).
+public final class PreviewRendererRegistry: Sendable {
     /// The registry the previewer uses.
     public static let shared = PreviewRendererRegistry()
 
-    @MainActor
-    private enum Entry {
+    private enum Entry: Sendable {
         case renderer(any PreviewRenderer.Type)
         case external(ExternalPreviewer)
 
@@ -81,27 +103,28 @@ public final class PreviewRendererRegistry {
         }
     }
 
-    private var entries: [Entry] = [
-        // On a tie (a .docx is both a word-processing document and a zip), earlier wins.
-        .renderer(ImageRenderer.self), .renderer(PDFRenderer.self), .renderer(HTMLRenderer.self),
-        .renderer(OfficeRenderer.self), .renderer(MarkdownRenderer.self), .renderer(TableRenderer.self),
-        .renderer(TextRenderer.self), .renderer(ArchiveRenderer.self), .renderer(MediaRenderer.self),
-        .renderer(FontRenderer.self), .renderer(FolderRenderer.self), .renderer(InfoRenderer.self),
-    ]
+    private let entries: Mutex<[Entry]>
 
     init(externalPreviewers: [ExternalPreviewer] = ExternalPreviewer.installed()) {
         // Installed previewers come before the built-in renderers: for the same type they win.
-        entries.insert(contentsOf: externalPreviewers.map(Entry.external), at: 0)
+        // On a tie (a .docx is both a word-processing document and a zip), earlier wins.
+        entries = Mutex(externalPreviewers.map(Entry.external) + [
+            .renderer(ImageRenderer.self), .renderer(PDFRenderer.self), .renderer(HTMLRenderer.self),
+            .renderer(OfficeRenderer.self), .renderer(MarkdownRenderer.self), .renderer(TableRenderer.self),
+            .renderer(TextRenderer.self), .renderer(ArchiveRenderer.self), .renderer(MediaRenderer.self),
+            .renderer(FontRenderer.self), .renderer(FolderRenderer.self), .renderer(InfoRenderer.self),
+        ])
     }
 
     /// Adds a renderer; a later registration wins over an earlier one for the same type.
     public func register(_ renderer: any PreviewRenderer.Type) {
-        entries.insert(.renderer(renderer), at: 0)
+        entries.withLock { $0.insert(.renderer(renderer), at: 0) }
     }
 
     /// A renderer for `type`: the one naming the type itself, then a family or group the
     /// type belongs to (`image/*`, source code), then the nearest declared supertype; the
     /// catch-all `application/octet-stream` last of all.
+    @MainActor
     public func makeRenderer(for type: DocumentType) -> any PreviewRenderer {
         switch bestEntry(for: type) {
         case .external(let previewer):
@@ -131,7 +154,7 @@ public final class PreviewRendererRegistry {
     private func bestEntry(for type: DocumentType) -> Entry? {
         let chain = type.conformanceChain
         var best: (score: Int, entry: Entry)?
-        for entry in entries {
+        for entry in entries.withLock({ $0 }) {
             for supported in entry.supportedTypes {
                 let score: Int
                 if supported == .data {

@@ -16,7 +16,7 @@ import GtkSupport
 /// the page goes away.
 @MainActor
 public final class ArchiveRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.archive]
+    public nonisolated static let supportedTypes: [DocumentType] = [.archive]
 
     /// The widget that shows the item.
     public var view: Widget { Widget(gtkWidget: rootView) }
@@ -91,13 +91,27 @@ public final class ArchiveRenderer: PreviewRenderer {
         for folder in extractedFolders { ArchiveExtraction.remove(folder) }
     }
 
+    /// The archive's entries, listed by a decoder worker.
+    struct Prepared: Sendable {
+        let listing: Result<ArchiveListing, PreviewError>
+    }
+
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        let path = preparation.url.path, type = preparation.type
+        return Prepared(listing: await blockingWork { read(path, type: type) })
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        try await load(item, type: type, prepared: nil)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         archivePath = item.url.path
         title = item.displayTitle
         isRaw = Self.compressedFileTypes.contains(type.identifier)
         let read: Result<ArchiveListing, PreviewError>
-        if case .archive(let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
-            read = prefetched  // listed while the service started
+        if let prepared = prepared as? Prepared {
+            read = prepared.listing
         } else {
             let path = archivePath, raw = isRaw
             read = await blockingWork { ArchiveListing.read(path, raw: raw, cancellation: $0) }.mapError { PreviewError($0.description) }
@@ -130,9 +144,8 @@ public final class ArchiveRenderer: PreviewRenderer {
     /// Rows in the listing's model before its first frame: those that fit in `height` pixels
     /// (the window's), at the smallest height a row has, and one more. GTK 4.8's list views
     /// make and bind rows for up to 200 items whatever fits on screen
-    /// (`GTK_LIST_VIEW_MAX_LIST_ITEMS`): a 1,000-entry zip spent about 200 ms of its cold
-    /// showing on them, and 50 rows still 46-105 ms. The other entries join the model at the
-    /// second frame.
+    /// (`GTK_LIST_VIEW_MAX_LIST_ITEMS`), and a large archive's first showing would wait for all
+    /// those rows. The other entries join the model at the second frame.
     static func firstRows(height: Int32) -> Int {
         let smallestRow: Int32 = 24
         return Int(max(height, 240) / smallestRow) + 1

@@ -47,7 +47,7 @@ public class ConvertedRenderer {
 @MainActor
 public final class ExternalPreviewRenderer: ConvertedRenderer, PreviewRenderer {
     /// Chosen by the registry from the previewer's own types.
-    public static let supportedTypes: [DocumentType] = []
+    public nonisolated static let supportedTypes: [DocumentType] = []
     var previewer: ExternalPreviewer?
 
     /// Makes a renderer for an installed previewer; the registry gives it the previewer.

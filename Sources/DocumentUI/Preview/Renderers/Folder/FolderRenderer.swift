@@ -13,7 +13,7 @@ import GtkSupport
 /// again off the main thread, and the page follows if the count changed.
 @MainActor
 public final class FolderRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.folder]
+    public nonisolated static let supportedTypes: [DocumentType] = [.folder]
 
     /// The widget that shows the item.
     public var view: Widget { Widget(gtkWidget: rootView) }
@@ -39,9 +39,9 @@ public final class FolderRenderer: PreviewRenderer {
         isCountFresh = true
     }
 
-    /// Counts again once the showing's first frame is on screen: the walk (tens of ms of `stat`
-    /// for 10,000 files) would otherwise take a core while that frame is drawn, on two cores
-    /// the difference between one frame and three (the bench's warm folder cell).
+    /// Counts again once the showing's first frame is on screen: the walk (a `stat` of every
+    /// file of a large folder) would otherwise take a core while that frame is drawn, and on two
+    /// cores delay it by frames.
     private func countAfterFirstFrame() {
         // The first tick comes before the first frame's layout; the second, after it was drawn.
         onNextFrame(of: rootView) { [weak self] in

@@ -13,7 +13,7 @@ import GtkSupport
 /// again; when the style does (dark, high contrast), only their colour changes.
 @MainActor
 public final class FontRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.font]
+    public nonisolated static let supportedTypes: [DocumentType] = [.font]
     /// The column's margins at its sides, in logical pixels.
     static let sideMargin: Int32 = 32
 
@@ -48,10 +48,40 @@ public final class FontRenderer: PreviewRenderer {
         if let manager = adw_style_manager_get_default() { styleWatches.forEach { $0.disconnect(from: raw(manager)) } }
     }
 
+    /// A specimen drawn ahead in the decoder worker, which `FontSpecimen.draw` joins.
+    struct Prepared: Sendable {
+        let path: String
+    }
+
+    /// Draws the specimen ahead for the window about to be made, once its measures are known;
+    /// until they are, the worker readies its font libraries on the file.
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        let path = preparation.url.path
+        if !preparation.canMeasureWindow { FontSpecimen.warm(fileAt: path) }
+        guard let appearance = await preparation.measureWindow({ appearanceInNewWindow() }) else { return nil }
+        FontSpecimen.drawAhead(fileAt: path, appearance: appearance)
+        return Prepared(path: path)
+    }
+
+    public static func discard(prepared: any Sendable) {
+        if let prepared = prepared as? Prepared { FontSpecimen.dropDrawingAhead(fileAt: prepared.path) }
+    }
+
+    /// How the specimen is drawn in a preview window about to be made: measured in one like
+    /// it, made and never shown.
+    static func appearanceInNewWindow() -> FontSpecimen.Appearance {
+        let window = widget(adw_window_new())
+        gtk_window_set_default_size(cast(window), PreviewWindow.defaultSize.width, PreviewWindow.defaultSize.height)
+        let view = gtk_scrolled_window_new()!
+        adw_window_set_content(cast(window), view)
+        let appearance = appearance(of: view, width: columnWidth(windowContent: PreviewWindow.contentWidth(of: window)))
+        gtk_window_destroy(cast(window))
+        return appearance
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
         path = item.url.path
-        // The previewer service's first font was drawn ahead for this appearance
-        // (`PreviewPrefetch`): the drawing is taken, not made again.
+        // A specimen drawn ahead for this appearance (`prepare`) is taken, not drawn again.
         let appearance = Self.appearance(of: rootView, width: fittingWidth)
         let specimen: FontSpecimen
         do throws(FontSpecimenError) {

@@ -17,7 +17,7 @@ import GtkSupport
 /// read), not when Dossier starts; without it the page says so.
 @MainActor
 public final class HTMLRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.html]
+    public nonisolated static let supportedTypes: [DocumentType] = [.html]
     nonisolated static let limit = 8 << 20
 
     /// Holds the web view once WebKitGTK is loaded.
@@ -56,15 +56,30 @@ public final class HTMLRenderer: PreviewRenderer {
         let refersToRemoteContent: Bool
     }
 
+    /// The page read, and WebKitGTK loaded.
+    struct Prepared: Sendable {
+        let page: Result<Page, PreviewError>
+    }
+
+    /// WebKitGTK is opened with `dlopen`, once the process may load libraries.
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        await preparation.librariesMayLoad()
+        return Prepared(page: await readLoadingWebKit(preparation.url.path))
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        try await load(item, type: type, prepared: nil)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let path = item.url.path
-        let prepared: Result<Page, PreviewError>
-        if case .html(let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
-            prepared = prefetched  // read, and WebKitGTK loaded, while the service started
+        let read: Result<Page, PreviewError>
+        if let prepared = prepared as? Prepared {
+            read = prepared.page
         } else {
-            prepared = await Task.detached { await Self.prepare(path) }.value
+            read = await Task.detached { await Self.readLoadingWebKit(path) }.value
         }
-        let page = try prepared.get()
+        let page = try read.get()
         let web = Self.makeWebView()
         self.web = web
         gtk_box_append(cast(rootView), web)
@@ -90,7 +105,7 @@ public final class HTMLRenderer: PreviewRenderer {
 
     /// Reads the page at `path` while WebKitGTK loads (the first time; it takes a while), both
     /// off the main thread. The previewer service does it for its first item as it starts.
-    nonisolated static func prepare(_ path: String) async -> Result<Page, PreviewError> {
+    nonisolated static func readLoadingWebKit(_ path: String) async -> Result<Page, PreviewError> {
         async let webKit = loadWebKit()
         let page = read(path)
         let loaded = await webKit

@@ -13,7 +13,7 @@ import GtkSupport
 /// `displayEdge` on its long side). The pixels are shown where the worker left them.
 @MainActor
 public final class ImageRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.image]
+    public nonisolated static let supportedTypes: [DocumentType] = [.image]
     /// The long side an image is decoded at, at most, once the user zooms in; at first it is
     /// decoded to fit the window (JPEG's DCT scaling makes that several times faster).
     nonisolated static let displayEdge: Int32 = ImageDecoding.largestEdge
@@ -52,14 +52,30 @@ public final class ImageRenderer: PreviewRenderer {
         if let texture { g_object_unref(raw(texture)) }
     }
 
+    /// An image decoded for the window's first size, in the decoder worker.
+    struct Prepared: Sendable {
+        let edge: Int32
+        let decoded: Result<DecodedImage, ImageDecodingError>
+    }
+
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        let edge = fittingEdge(width: preparation.windowWidth, height: preparation.windowHeight, scale: preparation.scale)
+        let decoded = await ImageDecoding.decode(preparation.url.path, type: preparation.type, size: .fitting(edge))
+        return Prepared(edge: edge, decoded: decoded)
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        try await load(item, type: type, prepared: nil)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let path = item.url.path
         self.path = path
         self.type = type
         let edge = fittingEdge
         let decoded: Result<DecodedImage, ImageDecodingError>
-        if case .image(edge, let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
-            decoded = prefetched  // decoded while the service started
+        if let prepared = prepared as? Prepared, prepared.edge == edge {
+            decoded = prepared.decoded
         } else {
             decoded = await ImageDecoding.decode(path, type: type, size: .fitting(edge))
         }

@@ -8,7 +8,7 @@ import GtkSupport
 /// the size and the dates. The window's Open With button is right above it.
 @MainActor
 public final class InfoRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.data, .symbolicLink, .fifo, .socket, .characterDevice,
+    public nonisolated static let supportedTypes: [DocumentType] = [.data, .symbolicLink, .fifo, .socket, .characterDevice,
                                                          .blockDevice]
     /// The widget that shows the item.
     public var view: Widget { Widget(gtkWidget: rootView) }

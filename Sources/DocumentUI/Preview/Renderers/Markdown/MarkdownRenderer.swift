@@ -12,7 +12,7 @@ import GtkSupport
 /// near the visible part are in the column, laid out and drawn (`MarkdownColumn`).
 @MainActor
 public final class MarkdownRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.markdown]
+    public nonisolated static let supportedTypes: [DocumentType] = [.markdown]
 
     /// The widget that shows the item.
     public var view: Widget { Widget(gtkWidget: rootView) }
@@ -33,8 +33,8 @@ public final class MarkdownRenderer: PreviewRenderer {
     private var title = ""
     /// The formatted blocks, built a screenful first and the rest in idle steps.
     private(set) var column: MarkdownColumn?
-    /// The text the source view gets when first shown: 200 KB of highlighted Markdown put
-    /// into it took 150 ms of the main thread before the first frame, for a view seldom seen.
+    /// The text the source view gets when first shown: putting a large file's highlighted
+    /// Markdown into it would hold the main thread before the first frame, for a view seldom seen.
     private var pendingSource: String?
 
     /// Link schemes a click may open; anything else (`javascript:`, `data:`…) is ignored.
@@ -90,11 +90,26 @@ public final class MarkdownRenderer: PreviewRenderer {
         dossier_source_view_release(source)
     }
 
+    /// The file parsed, with its pictures.
+    struct Prepared: Sendable {
+        let document: Result<MarkdownDocument, PreviewError>
+    }
+
+    /// Parsed on one of Dispatch's threads: its pictures wait for the decoder worker.
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        let url = preparation.url
+        return Prepared(document: await blockingWork { parse(url) })
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        try await load(item, type: type, prepared: nil)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let url = item.url
         let loaded: Result<MarkdownDocument, PreviewError>
-        if case .markdown(let prefetched) = await PreviewPrefetch.takeContent(for: url) {
-            loaded = prefetched  // parsed while the service started
+        if let prepared = prepared as? Prepared {
+            loaded = prepared.document
         } else {
             loaded = await blockingWork { Self.parse(url) }
         }

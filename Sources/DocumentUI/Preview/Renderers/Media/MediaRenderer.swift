@@ -16,12 +16,12 @@ import GtkSupport
 /// its controls waiting for the stream to be ready; a video opens its stream while the worker
 /// inspects, and its page shows once the stream is ready (the first frame is its content). The
 /// previewer service's first video has its stream opened before its page is made, as soon as
-/// GStreamer is loaded (`openAhead`). An error the stream reports later shows under the
+/// GStreamer is loaded (`prepare`). An error the stream reports later shows under the
 /// controls.
 /// Nothing plays by itself, and playback pauses when the page is hidden.
 @MainActor
 public final class MediaRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.audio, .movie]
+    public nonisolated static let supportedTypes: [DocumentType] = [.audio, .movie]
     /// The longest the stream may take to be ready after the worker accepted the file.
     static let prepareTimeout: Duration = .seconds(10)
 
@@ -34,6 +34,8 @@ public final class MediaRenderer: PreviewRenderer {
     let controls: WidgetPointer
     private let problem: WidgetPointer
     private(set) var stream: ObjectReference?
+    /// The stream the previewer opened ahead for this item, if it did.
+    private var streamAhead: StreamAhead?
     /// An audio page's wait for its stream, after the page is shown.
     private var preparing: Task<Void, Never>?
 
@@ -64,10 +66,16 @@ public final class MediaRenderer: PreviewRenderer {
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        try await load(item, type: type, prepared: nil)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+        let prepared = prepared as? Prepared
+        streamAhead = prepared?.streamAhead
         // GtkMediaFile needs GStreamer in this process: loaded off the main thread while the
         // worker inspects the file (GTK's media module then finds it loaded).
         let loading = Task { await Self.loadGStreamer() }
-        async let inspected = Self.inspect(item.url)
+        async let inspected = Self.inspect(item.url, prepared: prepared)
         // A video's stream opens while the worker still inspects: its first frame is the page's
         // content. An audio page shows once the worker has answered; its stream opens after.
         var early: ObjectReference?
@@ -94,7 +102,7 @@ public final class MediaRenderer: PreviewRenderer {
             closeStream()
             throw error
         }
-        // Frames made smaller bilinearly: GTK 4.8's cairo renderer takes 35 ms a 1080p frame.
+        // Frames made smaller bilinearly: GTK 4.8's cairo renderer is too slow for a full-size one.
         let frames = dossier_video_paintable_new(OpaquePointer(stream.pointer))!
         let picture = gtk_picture_new_for_paintable(frames)!
         dossier_video_paintable_draw_in(frames, picture)
@@ -118,7 +126,7 @@ public final class MediaRenderer: PreviewRenderer {
     private func openStream(_ path: String, after loading: Task<Result<Void, MediaError>, Never>) async throws(PreviewError) -> ObjectReference {
         if case .failure(let error) = await loading.value { throw PreviewError(error.description) }
         let stream: ObjectReference
-        if let ahead = Self.takeStreamOpenedAhead(for: path) {
+        if let ahead = streamAhead?.take() {
             stream = ahead
         } else {
             guard let file = gtk_media_file_new_for_filename(path) else { throw PreviewError(tr("The media file could not be opened.")) }
@@ -131,41 +139,69 @@ public final class MediaRenderer: PreviewRenderer {
         return stream
     }
 
-    /// A video's stream opened before its page exists, and for which file.
-    private static var openedAhead: (path: String, stream: ObjectReference)?
-
-    /// Opens the stream of the video at `path` now, for its page to take: GStreamer prepares it
-    /// (50-75 ms of a cold showing) on its own threads while the main thread goes on with the
-    /// window and the page, which would open it only once made (on Debian 12 and 13 GStreamer is
-    /// loaded as the window is built, so this comes after the window, 12-25 ms before the page
-    /// would). For the previewer service's first item, found to be a video by the prefetch;
-    /// nothing when GStreamer is not loaded yet (the page opens its own). One at most: another
-    /// file's is let go.
-    static func openAhead(_ path: String) {
-        guard MediaPlayback.isLoaded, openedAhead?.path != path else { return }
-        dropStreamOpenedAhead()
-        guard let file = gtk_media_file_new_for_filename(path) else { return }
-        openedAhead = (path, ObjectReference(adopting: UnsafeMutableRawPointer(file)))
-        StageTrace.mark("media stream opened ahead")
+    /// What the decoder worker finds in the file, and a video's stream opened ahead.
+    struct Prepared: Sendable {
+        let inspection: Task<Result<MediaDetails, MediaError>, Never>
+        let streamAhead: StreamAhead
     }
 
-    /// The stream opened ahead for `path`, once; nil when there is none.
-    private static func takeStreamOpenedAhead(for path: String) -> ObjectReference? {
-        guard let ahead = openedAhead, ahead.path == path else { return nil }
-        openedAhead = nil
-        return ahead.stream
+    /// A video's stream opened before its page exists, on the main thread, for its page to
+    /// take once.
+    @MainActor
+    final class StreamAhead {
+        /// The stream opened ahead and not yet taken.
+        private(set) var opened: ObjectReference?
+        /// Taken by the page, or let go: nothing opens after.
+        private var isClosed = false
+
+        nonisolated init() {}
+
+        /// Opens the stream of the video at `path` now, when GStreamer is loaded and the page
+        /// has not taken it: GStreamer prepares it on its own threads while the main thread goes
+        /// on with the window and the page, which would open it only once made.
+        func open(_ path: String) {
+            guard MediaPlayback.isLoaded, !isClosed, opened == nil,
+                  let file = gtk_media_file_new_for_filename(path) else { return }
+            opened = ObjectReference(adopting: UnsafeMutableRawPointer(file))
+            StageTrace.mark("media stream opened ahead")
+        }
+
+        /// The stream opened ahead, once; nothing opens after this.
+        func take() -> ObjectReference? {
+            isClosed = true
+            defer { opened = nil }
+            return opened
+        }
+
+        /// Lets a stream opened ahead go, its pipeline and threads with it.
+        func drop() {
+            if let stream = take() { gtk_media_file_clear(stream.cast()) }
+        }
     }
 
-    /// The stream opened ahead for `path` that waits for its page, if any.
-    static func streamOpenedAhead(for path: String) -> UnsafeMutableRawPointer? {
-        openedAhead?.path == path ? openedAhead?.stream.pointer : nil
+    /// The worker inspects the file; meanwhile GStreamer is loaded here for the page's
+    /// playback, once libraries may be opened. Then a video's stream opens on the main thread
+    /// at its next turn, unless the page has taken it already (and opens its own).
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        let path = preparation.url.path
+        let isVideo = preparation.type.conforms(to: .movie)
+        let streamAhead = StreamAhead()
+        Task.detached(priority: .userInitiated) {
+            await preparation.librariesMayLoad()
+            try? await MediaPlayback.loadInBackground()
+            guard isVideo else { return }
+            MainLoopIdle.run(priority: G_PRIORITY_HIGH) { streamAhead.open(path) }
+        }
+        let inspection = Task.detached(priority: .userInitiated) {
+            // The first time GStreamer is used at all, the inspection loads it to make its registry.
+            if !MediaInspection.hasRegistry { await preparation.librariesMayLoad() }
+            return await MediaInspection.inspect(path)
+        }
+        return Prepared(inspection: inspection, streamAhead: streamAhead)
     }
 
-    /// Lets a stream opened ahead go, its pipeline and threads with it (for `path` only, when given).
-    static func dropStreamOpenedAhead(for path: String? = nil) {
-        guard let ahead = openedAhead, path == nil || ahead.path == path else { return }
-        openedAhead = nil
-        gtk_media_file_clear(ahead.stream.cast())
+    public static func discard(prepared: any Sendable) {
+        (prepared as? Prepared)?.streamAhead.drop()
     }
 
     /// Lets the stream's pipeline and its threads go now, not with the page.
@@ -176,8 +212,8 @@ public final class MediaRenderer: PreviewRenderer {
         self.stream = nil
     }
 
-    /// The audio page is shown before GtkMediaFile's pipeline has prerolled (80-90 ms on a cold
-    /// start, after the worker already had the tags and the cover): the stream opens and the
+    /// The audio page is shown before GtkMediaFile's pipeline has prerolled (slow on a cold
+    /// start, and the worker already has the tags and the cover): the stream opens and the
     /// controls wait for it; a stream that cannot play says so under them.
     private func prepareAfterShowing(_ path: String, opened: ObjectReference?, after loading: Task<Result<Void, MediaError>, Never>) {
         gtk_widget_set_sensitive(controls, 0)
@@ -229,9 +265,9 @@ public final class MediaRenderer: PreviewRenderer {
         gtk_box_append(cast(content), column)
     }
 
-    /// What the decoder worker found in the file at `url` (or found while the service started).
-    private nonisolated static func inspect(_ url: URL) async -> Result<MediaDetails, MediaError> {
-        if case .media(let prefetched) = await PreviewPrefetch.takeContent(for: url) { return prefetched }
+    /// What the decoder worker found in the file at `url` (or began to find before the page).
+    private nonisolated static func inspect(_ url: URL, prepared: Prepared?) async -> Result<MediaDetails, MediaError> {
+        if let prepared { return await prepared.inspection.value }
         return await MediaInspection.inspect(url.path)
     }
 

@@ -11,7 +11,7 @@ import GtkSupport
 /// Open With button is right above it.
 @MainActor
 public final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.wordProcessing, .spreadsheet, .presentation]
+    public nonisolated static let supportedTypes: [DocumentType] = [.wordProcessing, .spreadsheet, .presentation]
     nonisolated static let timeout: Duration = .seconds(60)
 
     /// Makes a renderer that shows an office document converted to PDF by LibreOffice.

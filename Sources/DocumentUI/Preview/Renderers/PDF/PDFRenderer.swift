@@ -10,11 +10,11 @@ import GtkSupport
 /// decoder worker (`PDFDocument`), never in this process, and only those near the view: each
 /// page has its place (its size) in the column from the start, is drawn when it comes near the
 /// view and dropped when it is far from it, so a document of thousands of pages takes the
-/// memory of a few (a page drawn 900 px wide is about 4.5 MB; drawing all of a 400-page
-/// document took 1.2 GB).
+/// memory of a few (every page drawn holds megabytes of pixels, so drawing all of a long
+/// document would take gigabytes).
 @MainActor
 public final class PDFRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.pdf]
+    public nonisolated static let supportedTypes: [DocumentType] = [.pdf]
     static let pageSpacing: Int32 = 12
     /// The widget that shows the item.
     public var view: Widget { Widget(gtkWidget: rootView) }
@@ -94,13 +94,29 @@ public final class PDFRenderer: PreviewRenderer {
 
     isolated deinit { drawing?.cancel() }
 
+    /// A document opened in the decoder worker, with its first page drawn for the window's
+    /// first width.
+    struct Prepared: Sendable {
+        let width: Int32
+        let opened: Result<Opened, PreviewError>
+    }
+
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        let width = fittingWidth(windowWidth: preparation.windowWidth)
+        return Prepared(width: width, opened: await open(preparation.url, firstPageWidth: width))
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        try await load(item, type: type, prepared: nil)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         self.item = item
         pageWidth = fittingWidth
         let width = pageWidth
         let opened: Result<Opened, PreviewError>
-        if case .pdf(width, let prefetched) = await PreviewPrefetch.takeContent(for: item.url) {
-            opened = prefetched  // opened and its first page drawn while the service started
+        if let prepared = prepared as? Prepared, prepared.width == width {
+            opened = prepared.opened
         } else {
             opened = await Self.open(item.url, firstPageWidth: width)
         }

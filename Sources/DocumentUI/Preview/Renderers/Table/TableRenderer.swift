@@ -10,7 +10,7 @@ import GtkSupport
 /// rows or columns were left out. Ctrl+C copies the selected row as tab-separated text.
 @MainActor
 public final class TableRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.csv, .tsv]
+    public nonisolated static let supportedTypes: [DocumentType] = [.csv, .tsv]
 
     /// The widget that shows the item.
     public var view: Widget { Widget(gtkWidget: rootView) }

@@ -3,6 +3,7 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 import GtkSupport
+import Synchronization
 
 /// Text and source code in a GtkSourceView: highlighting for the file's language, line
 /// numbers, selectable text. Only the first `limit` bytes are read, so a 200 MB log opens as
@@ -10,7 +11,7 @@ import GtkSupport
 /// (`TextEncoding.decode`), named under it in a menu that re-opens it in another.
 @MainActor
 public final class TextRenderer: PreviewRenderer {
-    public static let supportedTypes: [DocumentType] = [.text]
+    public nonisolated static let supportedTypes: [DocumentType] = [.text]
     nonisolated static let limit = 256 << 10
 
     /// The widget that shows the item.
@@ -60,11 +61,24 @@ public final class TextRenderer: PreviewRenderer {
         dossier_source_view_release(source)
     }
 
+    /// The first part of the text, read and its language guessed.
+    struct Prepared: Sendable {
+        let read: Result<Read, PreviewError>
+    }
+
+    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+        Prepared(read: read(preparation.url, type: preparation.type))
+    }
+
     public func load(_ item: PreviewItem, type: DocumentType) async throws {
+        try await load(item, type: type, prepared: nil)
+    }
+
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let url = item.url
         let read: Result<Read, PreviewError>
-        if case .text(let prefetched) = await PreviewPrefetch.takeContent(for: url) {
-            read = prefetched  // read while the service started
+        if let prepared = prepared as? Prepared {
+            read = prepared.read
         } else {
             read = await Task.detached { Self.read(url, type: type) }.value
         }
@@ -190,14 +204,13 @@ public final class TextRenderer: PreviewRenderer {
     /// it is the first), so it happens off the main thread with a manager of its own, one
     /// guess at a time; its languages are then used on the main thread (a language is only
     /// read there once a buffer highlights with it).
-    nonisolated(unsafe) private static var languageManager: OpaquePointer?
-    nonisolated private static let languageLock = NSLock()
+    nonisolated private static let languageManager = Mutex<OpaquePointer?>(nil)
 
     nonisolated static func guessLanguage(_ name: String, _ contentType: String) -> ObjectReference? {
-        languageLock.lock()
-        defer { languageLock.unlock() }
-        if languageManager == nil { languageManager = gtk_source_language_manager_new() }
-        return gtk_source_language_manager_guess_language(languageManager, name, contentType).map { ObjectReference(retaining: raw($0)) }
+        languageManager.withLock { manager in
+            if manager == nil { manager = gtk_source_language_manager_new() }
+            return gtk_source_language_manager_guess_language(manager, name, contentType).map { ObjectReference(retaining: raw($0)) }
+        }
     }
 
     public func copy() -> Bool {
