@@ -8,18 +8,18 @@ import Foundation
 /// `libswiftSynchronization`), so `make test-sanitize` saw every contended `withLock` as a data
 /// race, and a real race behind such a lock would look the same. TSan intercepts pthread
 /// mutexes (NSLock is one), so accesses through `withLock` are checked like any other.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `withLock`, under `lock`.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` on the value with the lock held. The lock is not recursive: `body` must not
     /// call `withLock` on the same instance.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

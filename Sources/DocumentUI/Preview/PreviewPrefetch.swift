@@ -3,7 +3,6 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 import GtkSupport
-import Synchronization
 
 /// Work on an item begun before its page exists: the previewer service started by D-Bus gets
 /// its first `ShowFile` while GTK and the application still start on the main thread. The
@@ -50,7 +49,7 @@ public final class PreviewPrefetch: Sendable {
         var waitingForLibraries: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Where renderers are found, for the work begun and for the pages that take it.
     let registry: PreviewRendererRegistry
 

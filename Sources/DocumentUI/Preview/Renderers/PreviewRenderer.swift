@@ -2,7 +2,6 @@ import CGtk
 import DocumentCore
 import Foundation
 import GtkSupport
-import Synchronization
 
 /// Draws one kind of item in the previewer: the preview extension of Linux. A renderer is
 /// made for one item, shows it in `view`, and loads it in `load(_:type:)`, doing its heavy
@@ -103,12 +102,12 @@ public final class PreviewRendererRegistry: Sendable {
         }
     }
 
-    private let entries: Mutex<[Entry]>
+    private let entries: Locked<[Entry]>
 
     init(externalPreviewers: [ExternalPreviewer] = ExternalPreviewer.installed()) {
         // Installed previewers come before the built-in renderers: for the same type they win.
         // On a tie (a .docx is both a word-processing document and a zip), earlier wins.
-        entries = Mutex(externalPreviewers.map(Entry.external) + [
+        entries = Locked(externalPreviewers.map(Entry.external) + [
             .renderer(ImageRenderer.self), .renderer(PDFRenderer.self), .renderer(HTMLRenderer.self),
             .renderer(OfficeRenderer.self), .renderer(MarkdownRenderer.self), .renderer(TableRenderer.self),
             .renderer(TextRenderer.self), .renderer(ArchiveRenderer.self), .renderer(MediaRenderer.self),

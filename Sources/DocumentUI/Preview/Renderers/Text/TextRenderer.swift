@@ -3,7 +3,6 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 import GtkSupport
-import Synchronization
 
 /// Text and source code in a GtkSourceView: highlighting for the file's language, line
 /// numbers, selectable text. Only the first `limit` bytes are read, so a 200 MB log opens as
@@ -204,12 +203,14 @@ public final class TextRenderer: PreviewRenderer {
     /// it is the first), so it happens off the main thread with a manager of its own, one
     /// guess at a time; its languages are then used on the main thread (a language is only
     /// read there once a buffer highlights with it).
-    nonisolated private static let languageManager = Mutex<OpaquePointer?>(nil)
+    nonisolated private static let languageManager = Locked<ObjectReference?>(nil)
 
     nonisolated static func guessLanguage(_ name: String, _ contentType: String) -> ObjectReference? {
         languageManager.withLock { manager in
-            if manager == nil { manager = gtk_source_language_manager_new() }
-            return gtk_source_language_manager_guess_language(manager, name, contentType).map { ObjectReference(retaining: raw($0)) }
+            let current = manager ?? ObjectReference(adopting: UnsafeMutableRawPointer(gtk_source_language_manager_new()!))
+            manager = current
+            return gtk_source_language_manager_guess_language(OpaquePointer(current.pointer), name, contentType)
+                .map { ObjectReference(retaining: raw($0)) }
         }
     }
 
