@@ -34,8 +34,8 @@ public enum MainLoopBridge {
 /// Whether a main-thread source is being dispatched by another thread. DocumentCore's `GIOLoop`
 /// runs GLib's default context where no main loop owns it, for GVFS's completions; in a process
 /// whose main thread iterates that context only now and then (the tests), it can take the
-/// context between two iterations and dispatch the UI's sources too: `MainActor.assumeIsolated`
-/// then trapped (SIGILL) on its thread. Such a source returns `G_SOURCE_CONTINUE` untouched when
+/// context between two iterations and dispatch the UI's sources too, which would then run main
+/// actor work off the main thread (the isolation check traps). Such a source returns `G_SOURCE_CONTINUE` untouched when
 /// this is true, and runs when the main thread next iterates.
 public var dispatchedOffMain: Bool { !Thread.isMainThread }
 

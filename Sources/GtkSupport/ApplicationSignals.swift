@@ -13,9 +13,10 @@ private let commandLine: CommandLine = { _, commandLine, data in
 /// and returns its exit status.
 @discardableResult
 public func connectCommandLine(
-    _ application: UnsafeMutableRawPointer, _ handler: @escaping (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32
+    _ application: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32
 ) -> SignalConnection {
-    connect(application, "command-line", handler, trampoline: unsafeBitCast(commandLine, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((UnsafeMutablePointer<GApplicationCommandLine>) -> Int32).self)  // called on the main thread only (`box`)
+    return connect(application, "command-line", handler, trampoline: unsafeBitCast(commandLine, to: GCallback.self), after: false)
 }
 
 // GApplication::open: (application, GFile **files, n_files, hint).
@@ -29,7 +30,8 @@ private let open: Open = { _, files, count, _, data in
 /// owns: take a reference to keep one).
 @discardableResult
 public func connectOpen(
-    _ application: UnsafeMutableRawPointer, _ handler: @escaping ([OpaquePointer]) -> Void
+    _ application: UnsafeMutableRawPointer, _ handler: @escaping @MainActor ([OpaquePointer]) -> Void
 ) -> SignalConnection {
-    connect(application, "open", handler, trampoline: unsafeBitCast(open, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: (([OpaquePointer]) -> Void).self)  // called on the main thread only (`box`)
+    return connect(application, "open", handler, trampoline: unsafeBitCast(open, to: GCallback.self), after: false)
 }

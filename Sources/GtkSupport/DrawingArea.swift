@@ -9,8 +9,12 @@ private final class DrawBox {
 
 /// Sets how `area` (a GtkDrawingArea) draws: `draw` gets the cairo context and the area's width
 /// and height, at each frame the area is drawn in. GTK keeps the closure until the area goes
-/// or another draw function replaces it.
-public func setDrawFunction(of area: UnsafeMutablePointer<GtkDrawingArea>, _ draw: @escaping (OpaquePointer?, Int32, Int32) -> Void) {
+/// or another draw function replaces it, and calls it on the main thread.
+@MainActor
+public func setDrawFunction(
+    of area: UnsafeMutablePointer<GtkDrawingArea>, _ draw: @escaping @MainActor (OpaquePointer?, Int32, Int32) -> Void
+) {
+    let draw = unsafeBitCast(draw, to: ((OpaquePointer?, Int32, Int32) -> Void).self)
     let box = Unmanaged.passRetained(DrawBox(draw)).toOpaque()
     gtk_drawing_area_set_draw_func(area, { _, context, width, height, data in
         Unmanaged<DrawBox>.fromOpaque(data!).takeUnretainedValue().draw(context, width, height)

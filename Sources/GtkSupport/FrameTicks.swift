@@ -21,11 +21,16 @@ private let frameTick: Tick = { _, clock, data in
 
 /// Calls `tick` before each frame `widget` draws, with the frame's time in microseconds,
 /// until it returns false or the callback is removed (`gtk_widget_remove_tick_callback` with
-/// the id returned); `removed` then runs once, also when the widget goes first.
+/// the id returned); `removed` then runs once, also when the widget goes first. GTK calls both
+/// on the main thread.
+@MainActor
 @discardableResult
 public func addTickCallback(
-    to widget: UnsafeMutablePointer<GtkWidget>, _ tick: @escaping (Int) -> Bool, removed: (() -> Void)? = nil
+    to widget: UnsafeMutablePointer<GtkWidget>, _ tick: @escaping @MainActor (Int) -> Bool,
+    removed: (@MainActor () -> Void)? = nil
 ) -> UInt32 {
+    let tick = unsafeBitCast(tick, to: ((Int) -> Bool).self)
+    let removed = removed.map { unsafeBitCast($0, to: (() -> Void).self) }
     let box = Unmanaged.passRetained(TickBox(tick, removed: removed)).toOpaque()
     return gtk_widget_add_tick_callback(widget, frameTick, box) { data in
         let box = Unmanaged<TickBox>.fromOpaque(data!).takeRetainedValue()

@@ -13,9 +13,10 @@ private let click: Click = { _, presses, x, y, data in
 /// and the position in the widget's coordinates.
 @discardableResult
 public func connectClickSignal(
-    _ gesture: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (Int32, Double, Double) -> Void
+    _ gesture: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor (Int32, Double, Double) -> Void
 ) -> SignalConnection {
-    connect(gesture, signal, handler, trampoline: unsafeBitCast(click, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((Int32, Double, Double) -> Void).self)  // called on the main thread only (`box`)
+    return connect(gesture, signal, handler, trampoline: unsafeBitCast(click, to: GCallback.self), after: false)
 }
 
 // Two doubles, e.g. GtkGestureSwipe::swipe (the velocity) or GtkGestureDrag::drag-update (the offset).
@@ -26,9 +27,10 @@ private let pair: Pair = { _, first, second, data in box(data, as: ((Double, Dou
 /// (the velocity) or GtkGestureDrag's `drag-update` (the offset).
 @discardableResult
 public func connectPairSignal(
-    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (Double, Double) -> Void
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor (Double, Double) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(pair, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((Double, Double) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(pair, to: GCallback.self), after: false)
 }
 
 // One double, e.g. GtkGestureZoom::scale-changed.
@@ -39,9 +41,10 @@ private let scalar: Scalar = { _, value, data in box(data, as: ((Double) -> Void
 /// `scale-changed` (the scale since the gesture began).
 @discardableResult
 public func connectDoubleSignal(
-    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (Double) -> Void
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor (Double) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(scalar, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((Double) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(scalar, to: GCallback.self), after: false)
 }
 
 // GtkDropTarget::drop: (target, const GValue *value, x, y) → handled.
@@ -54,9 +57,10 @@ private let drop: Drop = { _, value, x, y, data in
 /// returns true when it took the drop.
 @discardableResult
 public func connectDropSignal(
-    _ target: UnsafeMutableRawPointer, _ handler: @escaping (UnsafePointer<GValue>?, Double, Double) -> Bool
+    _ target: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UnsafePointer<GValue>?, Double, Double) -> Bool
 ) -> SignalConnection {
-    connect(target, "drop", handler, trampoline: unsafeBitCast(drop, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((UnsafePointer<GValue>?, Double, Double) -> Bool).self)  // called on the main thread only (`box`)
+    return connect(target, "drop", handler, trampoline: unsafeBitCast(drop, to: GCallback.self), after: false)
 }
 
 // GtkDragSource::prepare: (source, x, y) → a content provider (full transfer), or NULL.
@@ -69,7 +73,8 @@ private let prepare: Prepare = { _, x, y, data in
 /// and returns the content to drag (a full reference, which GTK takes), or nil for no drag.
 @discardableResult
 public func connectDragPrepareSignal(
-    _ source: UnsafeMutableRawPointer, _ handler: @escaping (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?
+    _ source: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?
 ) -> SignalConnection {
-    connect(source, "prepare", handler, trampoline: unsafeBitCast(prepare, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((Double, Double) -> UnsafeMutablePointer<GdkContentProvider>?).self)  // called on the main thread only (`box`)
+    return connect(source, "prepare", handler, trampoline: unsafeBitCast(prepare, to: GCallback.self), after: false)
 }

@@ -1,4 +1,5 @@
 import CGLib
+import GObjectSupport
 
 // The signals of list models, selections, file monitors and dialogs' responses.
 
@@ -12,9 +13,10 @@ private let itemsChanged: ItemsChanged = { _, position, removed, added, data in
 /// items removed there and the number added.
 @discardableResult
 public func connectItemsChanged(
-    _ model: UnsafeMutableRawPointer, _ handler: @escaping (Int, Int, Int) -> Void
+    _ model: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (Int, Int, Int) -> Void
 ) -> SignalConnection {
-    connect(model, "items-changed", handler, trampoline: unsafeBitCast(itemsChanged, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((Int, Int, Int) -> Void).self)  // called on the main thread only (`box`)
+    return connect(model, "items-changed", handler, trampoline: unsafeBitCast(itemsChanged, to: GCallback.self), after: false)
 }
 
 // Two unsigned integers, e.g. GtkSelectionModel::selection-changed (position, count).
@@ -25,22 +27,29 @@ private let range: Range = { _, first, second, data in box(data, as: ((UInt32, U
 /// GtkSelectionModel's `selection-changed` (the first position changed and the count).
 @discardableResult
 public func connectRangeSignal(
-    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (UInt32, UInt32) -> Void
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor (UInt32, UInt32) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(range, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((UInt32, UInt32) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(range, to: GCallback.self), after: false)
 }
 
 // GFileMonitor::changed: (monitor, file, other_file, event).
 private typealias MonitorChanged = @convention(c) (gpointer?, gpointer?, gpointer?, GFileMonitorEvent, gpointer?) -> Void
-private let monitorChanged: MonitorChanged = { _, _, _, _, data in box(data, as: (() -> Void).self)() }
+private let monitorChanged: MonitorChanged = { _, _, _, _, data in
+    // A monitor's event that another thread dispatches (`GIOLoop`, holding GLib's default context
+    // in a process whose main thread runs no loop) is dropped, not run off the main thread.
+    guard !dispatchedOffMain else { return }
+    box(data, as: (() -> Void).self)()
+}
 
 /// Connects GFileMonitor's `changed`, for a handler that only needs to know that something
 /// changed (it looks again itself).
 @discardableResult
 public func connectFileMonitorChanged(
-    _ monitor: UnsafeMutableRawPointer, _ handler: @escaping () -> Void
+    _ monitor: UnsafeMutableRawPointer, _ handler: @escaping @MainActor () -> Void
 ) -> SignalConnection {
-    connect(monitor, "changed", handler, trampoline: unsafeBitCast(monitorChanged, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: (() -> Void).self)  // called on the main thread only (`box`)
+    return connect(monitor, "changed", handler, trampoline: unsafeBitCast(monitorChanged, to: GCallback.self), after: false)
 }
 
 // One string and no result, e.g. AdwMessageDialog::response (the response's id).
@@ -53,7 +62,8 @@ private let text: Text = { _, argument, data in
 /// AdwMessageDialog's `response` (the response's id; empty when GLib passes none).
 @discardableResult
 public func connectTextSignal(
-    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping (String) -> Void
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor (String) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(text, to: GCallback.self), after: false)
+    let handler = unsafeBitCast(handler, to: ((String) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(text, to: GCallback.self), after: false)
 }

@@ -41,8 +41,12 @@ func connect<Callback>(
     return SignalConnection(handlerID: UInt(id))
 }
 
+/// The handler a connection holds. Handlers are `@MainActor` closures, stored without their
+/// isolation so that the C trampolines can call them: GTK emits its signals on the main thread
+/// only, which this checks before every call.
 func box<Callback>(_ data: gpointer?, as _: Callback.Type) -> Callback {
-    (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<Callback>).callback
+    MainActor.preconditionIsolated("a GTK signal emitted off the main thread")
+    return (Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! SignalBox<Callback>).callback
 }
 
 // One trampoline per C signature.
@@ -73,26 +77,29 @@ private let keyPressed: KeyPressed = { _, keyval, _, state, data in
 /// Connects GtkEventControllerKey's `key-pressed`: the handler gets the key value and the
 /// modifier state, and returns true when it handled the key.
 @discardableResult
-public func connectKeyPressed(_ controller: UnsafeMutableRawPointer, _ handler: @escaping (UInt32, UInt32) -> Bool) -> SignalConnection {
-    connect(controller, "key-pressed", handler, trampoline: unsafeBitCast(keyPressed, to: GCallback.self), after: false)
+public func connectKeyPressed(_ controller: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UInt32, UInt32) -> Bool) -> SignalConnection {
+    let handler = unsafeBitCast(handler, to: ((UInt32, UInt32) -> Bool).self)  // called on the main thread only (`box`)
+    return connect(controller, "key-pressed", handler, trampoline: unsafeBitCast(keyPressed, to: GCallback.self), after: false)
 }
 
 /// Connects a handler for a signal with no arguments, e.g. `clicked` or `destroy`.
 @discardableResult
 public func connectSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    _ handler: @escaping () -> Void
+    _ handler: @escaping @MainActor () -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(void0, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: (() -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(void0, to: GCallback.self), after: after)
 }
 
 /// Connects a handler for a signal with one pointer argument, e.g. `notify` (its GParamSpec).
 @discardableResult
 public func connectSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    _ handler: @escaping (UnsafeMutableRawPointer?) -> Void
+    _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(void1, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: ((UnsafeMutableRawPointer?) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(void1, to: GCallback.self), after: after)
 }
 
 /// Connects a handler whose return value stops (true) or continues (false) the emission,
@@ -100,9 +107,10 @@ public func connectSignal(
 @discardableResult
 public func connectSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    returning handler: @escaping () -> Bool
+    returning handler: @escaping @MainActor () -> Bool
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(bool0, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: (() -> Bool).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(bool0, to: GCallback.self), after: after)
 }
 
 /// Connects a handler for a signal with one unsigned integer argument, e.g. GtkColumnView's
@@ -110,9 +118,10 @@ public func connectSignal(
 @discardableResult
 public func connectNumberSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    _ handler: @escaping (UInt32) -> Void
+    _ handler: @escaping @MainActor (UInt32) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(voidNumber, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: ((UInt32) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(voidNumber, to: GCallback.self), after: after)
 }
 
 /// Connects a handler for a signal with one string argument whose return value stops (true)
@@ -120,9 +129,10 @@ public func connectNumberSignal(
 @discardableResult
 public func connectStringSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    _ handler: @escaping (String?) -> Bool
+    _ handler: @escaping @MainActor (String?) -> Bool
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(boolString, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: ((String?) -> Bool).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(boolString, to: GCallback.self), after: after)
 }
 
 // A signal with one pointer argument that returns a boolean, e.g. GtkPrintOperation::paginate.
@@ -142,9 +152,10 @@ private let voidPointerNumber: VoidPointerNumber = { _, argument, number, data i
 @discardableResult
 public func connectPointerSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    returning handler: @escaping (UnsafeMutableRawPointer?) -> Bool
+    returning handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(boolPointer, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: ((UnsafeMutableRawPointer?) -> Bool).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(boolPointer, to: GCallback.self), after: after)
 }
 
 /// Connects a handler for a signal with a pointer and an integer argument, e.g.
@@ -152,9 +163,10 @@ public func connectPointerSignal(
 @discardableResult
 public func connectPointerNumberSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    _ handler: @escaping (UnsafeMutableRawPointer?, Int32) -> Void
+    _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(voidPointerNumber, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: ((UnsafeMutableRawPointer?, Int32) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(voidPointerNumber, to: GCallback.self), after: after)
 }
 
 // A pointer, a signed integer and a pointer, e.g. GtkPrintOperation::request-page-setup (the
@@ -169,7 +181,8 @@ private let voidPointerNumberPointer: VoidPointerNumberPointer = { _, first, num
 @discardableResult
 public func connectPointerNumberPointerSignal(
     _ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
-    _ handler: @escaping (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void
+    _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void
 ) -> SignalConnection {
-    connect(instance, signal, handler, trampoline: unsafeBitCast(voidPointerNumberPointer, to: GCallback.self), after: after)
+    let handler = unsafeBitCast(handler, to: ((UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void).self)  // called on the main thread only (`box`)
+    return connect(instance, signal, handler, trampoline: unsafeBitCast(voidPointerNumberPointer, to: GCallback.self), after: after)
 }

@@ -91,17 +91,19 @@ final class GtkSupportTests: XCTestCase {
     }
 
     func testItemsChangedReportsEachChange() {
-        let store = g_list_store_new(dossier_g_type_object())!
-        defer { unref(store) }
-        var changes: [[Int]] = []
-        connectItemsChanged(raw(store)) { position, removed, added in changes.append([position, removed, added]) }
-        for _ in 0..<2 {
-            let item = g_object_new_with_properties(dossier_g_type_object(), 0, nil, nil)!
-            g_list_store_append(store, item)
-            g_object_unref(item)
+        MainActor.assumeIsolated {
+            let store = g_list_store_new(dossier_g_type_object())!
+            defer { unref(store) }
+            var changes: [[Int]] = []
+            connectItemsChanged(raw(store)) { position, removed, added in changes.append([position, removed, added]) }
+            for _ in 0..<2 {
+                let item = g_object_new_with_properties(dossier_g_type_object(), 0, nil, nil)!
+                g_list_store_append(store, item)
+                g_object_unref(item)
+            }
+            g_list_store_remove(store, 0)
+            XCTAssertEqual(changes, [[0, 0, 1], [1, 0, 1], [0, 1, 0]])
         }
-        g_list_store_remove(store, 0)
-        XCTAssertEqual(changes, [[0, 0, 1], [1, 0, 1], [0, 1, 0]])
     }
 
     func testClickSignalPassesPressesAndPosition() throws {

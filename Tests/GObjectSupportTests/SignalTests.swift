@@ -35,41 +35,47 @@ private final class Canary {
 
 final class SignalTests: XCTestCase {
     func testSignalFiresIntoClosure() {
-        let action = ObjectReference(taking: UnsafeMutableRawPointer(g_simple_action_new("test", nil)))
-        var received: [UnsafeMutableRawPointer?] = []
-        connectSignal(action.pointer, "activate") { parameter in received.append(parameter) }
-        g_action_activate(OpaquePointer(action.pointer), nil)
-        g_action_activate(OpaquePointer(action.pointer), nil)
-        XCTAssertEqual(received.count, 2)
+        MainActor.assumeIsolated {
+            let action = ObjectReference(taking: UnsafeMutableRawPointer(g_simple_action_new("test", nil)))
+            var received: [UnsafeMutableRawPointer?] = []
+            connectSignal(action.pointer, "activate") { parameter in received.append(parameter) }
+            g_action_activate(OpaquePointer(action.pointer), nil)
+            g_action_activate(OpaquePointer(action.pointer), nil)
+            XCTAssertEqual(received.count, 2)
+        }
     }
 
     func testDisconnectReleasesTheClosure() {
-        let action = ObjectReference(taking: UnsafeMutableRawPointer(g_simple_action_new("test", nil)))
-        weak var weakCanary: Canary?
-        let connection: SignalConnection
-        do {
-            let canary = Canary()
-            weakCanary = canary
-            connection = connectSignal(action.pointer, "activate") { _ in canary.calls += 1 }
+        MainActor.assumeIsolated {
+            let action = ObjectReference(taking: UnsafeMutableRawPointer(g_simple_action_new("test", nil)))
+            weak var weakCanary: Canary?
+            let connection: SignalConnection
+            do {
+                let canary = Canary()
+                weakCanary = canary
+                connection = connectSignal(action.pointer, "activate") { _ in canary.calls += 1 }
+            }
+            XCTAssertNotNil(weakCanary, "the connected closure keeps what it captured")
+            connection.disconnect(from: action.pointer)
+            XCTAssertNil(weakCanary, "disconnecting released the closure")
+            g_action_activate(OpaquePointer(action.pointer), nil)
         }
-        XCTAssertNotNil(weakCanary, "the connected closure keeps what it captured")
-        connection.disconnect(from: action.pointer)
-        XCTAssertNil(weakCanary, "disconnecting released the closure")
-        g_action_activate(OpaquePointer(action.pointer), nil)
     }
 
     func testFinalizedObjectReleasesItsClosures() {
-        weak var weakCanary: Canary?
-        var watcher: WeakObject?
-        do {
-            let action = ObjectReference(taking: UnsafeMutableRawPointer(g_simple_action_new("test", nil)))
-            watcher = WeakObject(action.pointer)
-            let canary = Canary()
-            weakCanary = canary
-            connectSignal(action.pointer, "activate") { _ in canary.calls += 1 }
+        MainActor.assumeIsolated {
+            weak var weakCanary: Canary?
+            var watcher: WeakObject?
+            do {
+                let action = ObjectReference(taking: UnsafeMutableRawPointer(g_simple_action_new("test", nil)))
+                watcher = WeakObject(action.pointer)
+                let canary = Canary()
+                weakCanary = canary
+                connectSignal(action.pointer, "activate") { _ in canary.calls += 1 }
+            }
+            XCTAssertEqual(watcher?.isAlive, false, "the object was finalized with its last reference")
+            XCTAssertNil(weakCanary, "its closure was released by the destroy-notify")
         }
-        XCTAssertEqual(watcher?.isAlive, false, "the object was finalized with its last reference")
-        XCTAssertNil(weakCanary, "its closure was released by the destroy-notify")
     }
 
     func testDestroyedWidgetReleasesItsClosures() throws {

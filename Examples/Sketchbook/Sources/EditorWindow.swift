@@ -119,11 +119,11 @@ final class EditorWindow {
             self.setStatus(tr("Updated from the file"))
         }
         document.stateDidChange = { [weak self] state in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.show(state, name: name) } }
+            DispatchQueue.main.async { self?.show(state, name: name) }
         }
         // Called inside each save, once the file is written.
         document.thumbnailWriter = { [weak self] _, _ in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.setStatus(tr("Saved")) } }
+            DispatchQueue.main.async { self?.setStatus(tr("Saved")) }
         }
         document.editRecorded = { [weak self] in self?.setStatus(tr("Edited")) }
         canvas.strokeDidEnd = { [weak self] stroke in self?.document.add(stroke) }

@@ -19,25 +19,25 @@ func asWindow(_ widget: WidgetPointer) -> UnsafeMutablePointer<GtkWindow> { wind
 /// A signal whose handler takes only its instance ("clicked", a GtkApplication's "activate").
 @MainActor
 func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) {
-    connectSignal(instance, signal) { MainActor.assumeIsolated { body() } }
+    connectSignal(instance, signal) { body() }
 }
 
 /// A GSimpleAction's "activate" (its parameter is not used here).
 @MainActor
 func onAction(_ action: OpaquePointer, _ body: @escaping @MainActor () -> Void) {
-    connectSignal(raw(action), "activate") { (_: UnsafeMutableRawPointer?) in MainActor.assumeIsolated { body() } }
+    connectSignal(raw(action), "activate") { (_: UnsafeMutableRawPointer?) in body() }
 }
 
 /// A signal that carries a point or an offset (a drag gesture's "drag-begin", "drag-update", "drag-end").
 @MainActor
 func onPoint(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (Double, Double) -> Void) {
-    connectPairSignal(instance, signal) { x, y in MainActor.assumeIsolated { body(x, y) } }
+    connectPairSignal(instance, signal) { x, y in body(x, y) }
 }
 
 /// A window's "close-request": true from `body` keeps the window open.
 @MainActor
 func onCloseRequest(_ window: WidgetPointer, _ body: @escaping @MainActor () -> Bool) {
-    connectSignal(raw(window), "close-request", returning: { MainActor.assumeIsolated { body() } })
+    connectSignal(raw(window), "close-request", returning: { body() })
 }
 
 /// Adds an action named `name` to `map` (a window or the application) that runs `body`.
@@ -55,6 +55,6 @@ func addAction(_ name: String, to map: UnsafeMutableRawPointer, _ body: @escapin
 func setDrawFunction(_ area: WidgetPointer, _ body: @escaping @MainActor (OpaquePointer, Double, Double) -> Void) {
     setDrawFunction(of: cast(area)) { cairo, width, height in
         guard let cairo else { return }
-        MainActor.assumeIsolated { body(cairo, Double(width), Double(height)) }
+        body(cairo, Double(width), Double(height))
     }
 }

@@ -34,7 +34,7 @@ final class SketchDocument: Document, @unchecked Sendable {
             return hasLoaded
         }
         guard reload, let didReload else { return }
-        DispatchQueue.main.async { MainActor.assumeIsolated { didReload() } }
+        DispatchQueue.main.async { didReload() }
     }
 
     // MARK: Edits (main thread); each is recorded off it, for autosave
@@ -80,7 +80,7 @@ final class SketchDocument: Document, @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             updateChangeCount()
             guard let editRecorded else { return }
-            DispatchQueue.main.async { MainActor.assumeIsolated { editRecorded() } }
+            DispatchQueue.main.async { editRecorded() }
         }
     }
 }

@@ -32,5 +32,5 @@ case let option? where option.hasPrefix("--"):
     FileHandle.standardError.write(Data((tr("Usage: sketchbook [FOLDER | FILE.sketch…]") + "\n").utf8))
     exit(2)
 default:
-    exit(MainActor.assumeIsolated { SketchbookApplication(arguments: arguments).run() })
+    exit(SketchbookApplication(arguments: arguments).run())
 }

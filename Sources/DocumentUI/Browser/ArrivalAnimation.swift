@@ -78,10 +78,10 @@ final class ArrivalAnimation {
         show(at: g_get_monotonic_time())
         guard progress != nil, tickID == 0 else { return progress != nil }
         tickID = addTickCallback(to: widget, { [weak self] time in
-            MainActor.assumeIsolated { self?.frame(at: time) ?? false }
+            self?.frame(at: time) ?? false
         }, removed: { [weak self] in
             // Removed, ended, or the widget is gone: nothing to undo on it any more.
-            MainActor.assumeIsolated { self?.tickRemoved() }
+            self?.tickRemoved()
         })
         return true
     }

@@ -44,7 +44,7 @@ final class BenchmarkScroll {
     static func start(on browser: DocumentBrowser, seconds: Double, logPath: String) {
         let scroll = BenchmarkScroll(browser: browser, seconds: seconds, logPath: logPath)
         // The callback holds the scroll until the scroll ends it.
-        addTickCallback(to: browser.grid.grid) { _ in MainActor.assumeIsolated { scroll.frame() } }
+        addTickCallback(to: browser.grid.grid) { _ in scroll.frame() }
     }
 
     /// One frame of the grid: true while the scroll goes on.

@@ -15,7 +15,7 @@ final class BrowserActions {
     /// Adds `browser.NAME`, activated without a parameter.
     func add(_ name: String, _ handler: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!
-        connectSignal(raw(action), "activate") { (_: UnsafeMutableRawPointer?) in MainActor.assumeIsolated { handler() } }
+        connectSignal(raw(action), "activate") { (_: UnsafeMutableRawPointer?) in handler() }
         g_action_map_add_action(cast(group), action)
         g_object_unref(raw(action))
     }
@@ -26,7 +26,7 @@ final class BrowserActions {
         connectSignal(raw(action), "change-state") { variant in
             guard let variant else { return }
             let value = g_variant_get_boolean(OpaquePointer(variant)) != 0
-            MainActor.assumeIsolated { changed(value) }
+            changed(value)
         }
         g_action_map_add_action(cast(group), action)
         g_object_unref(raw(action))
@@ -39,7 +39,7 @@ final class BrowserActions {
         g_variant_type_free(type)
         connectSignal(raw(action), "change-state") { variant in
             guard let variant, let text = borrowString(g_variant_get_string(OpaquePointer(variant), nil)) else { return }
-            MainActor.assumeIsolated { changed(text) }
+            changed(text)
         }
         g_action_map_add_action(cast(group), action)
         g_object_unref(raw(action))

@@ -55,7 +55,7 @@ extension DocumentBrowser {
         for view in [grid.grid, list.columnView] {
             dossier_list_view_tab_leaves(view)
             connectSignal(raw(view), "map") { [weak self] in
-                DispatchQueue.main.async { MainActor.assumeIsolated { self?.focusItemsIfWanted() } }
+                DispatchQueue.main.async { self?.focusItemsIfWanted() }
             }
         }
     }

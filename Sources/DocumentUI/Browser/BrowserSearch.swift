@@ -34,17 +34,13 @@ final class BrowserSearch {
         gtk_search_bar_connect_entry(cast(bar), cast(entry))
         gtk_search_bar_set_show_close_button(cast(bar), 0)
         connectSignal(raw(entry), "search-changed") { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.textDidChange?(self.text)
-            }
+            guard let self else { return }
+            self.textDidChange?(self.text)
         }
         connectSignal(raw(bar), "notify::search-mode-enabled") { [weak self] (_: UnsafeMutableRawPointer?) in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                if !self.isActive { gtk_editable_set_text(cast(self.entry), "") }
-                self.activeDidChange?(self.isActive)
-            }
+            guard let self else { return }
+            if !self.isActive { gtk_editable_set_text(cast(self.entry), "") }
+            self.activeDidChange?(self.isActive)
         }
     }
 

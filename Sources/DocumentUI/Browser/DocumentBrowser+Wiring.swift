@@ -140,7 +140,7 @@ extension DocumentBrowser {
         let keys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         connectKeyPressed(raw(keys)) { [weak self] key, state in
-            MainActor.assumeIsolated { self?.handleKey(key, state: state) ?? false }
+            self?.handleKey(key, state: state) ?? false
         }
         gtk_widget_add_controller(contentWidget, keys)
     }

@@ -37,7 +37,7 @@ final class FolderListing: @unchecked Sendable {
     func start(onMainActor handler: @escaping @MainActor (Event) -> Void) {
         query.start(on: queue) { [self] event in
             guard let converted = convert(event) else { return }
-            DispatchQueue.main.async { MainActor.assumeIsolated { handler(converted) } }
+            DispatchQueue.main.async { handler(converted) }
         }
     }
 

@@ -53,15 +53,13 @@ final class FolderThumbnails {
         for window in scrolled {
             let adjustment = gtk_scrolled_window_get_vadjustment(cast(window))!
             connectSignal(raw(adjustment), "value-changed") { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self, self.pass != nil else { return }
-                    self.generator.holdBackground(for: self.stillness)
-                }
+                guard let self, self.pass != nil else { return }
+                self.generator.holdBackground(for: self.stillness)
             }
         }
         requests.didAskForAll = { [weak self] in self?.cellsHaveAsked() }
-        connectSignal(raw(widget), "map") { [weak self] in MainActor.assumeIsolated { self?.startWhenCellsHaveAsked() } }
-        connectSignal(raw(widget), "unmap") { [weak self] in MainActor.assumeIsolated { self?.pause() } }
+        connectSignal(raw(widget), "map") { [weak self] in self?.startWhenCellsHaveAsked() }
+        connectSignal(raw(widget), "unmap") { [weak self] in self?.pause() }
     }
 
     isolated deinit { pass?.cancel() }

@@ -65,51 +65,41 @@ final class ItemGridView {
 
         connectSignal(raw(factory), "setup") { [weak self] listItem in
             guard let self, let listItem else { return }
-            MainActor.assumeIsolated {
-                let cell = GridCell()
-                gtk_list_item_set_child(OpaquePointer(listItem), cell.root)
-                self.cells[listItem] = cell
-                self.cellsByRoot[raw(cell.root)] = cell
-            }
+            let cell = GridCell()
+            gtk_list_item_set_child(OpaquePointer(listItem), cell.root)
+            self.cells[listItem] = cell
+            self.cellsByRoot[raw(cell.root)] = cell
         }
         connectSignal(raw(factory), "bind") { [weak self] listItem in
             guard let self, let listItem else { return }
-            MainActor.assumeIsolated {
-                guard let cell = self.cells[listItem],
-                      let item = ItemListObject.item(of: gtk_list_item_get_item(OpaquePointer(listItem)).map { UnsafeMutableRawPointer($0) })
-                else { return }
-                if cell.bind(item, pixels: self.pixels, loader: self.loader, arrivals: self.arrivals) {
-                    self.animatedArrivals = (self.animatedArrivals + [item.key]).suffix(100)
-                }
-                self.requests.schedule(cell)
+            guard let cell = self.cells[listItem],
+                  let item = ItemListObject.item(of: gtk_list_item_get_item(OpaquePointer(listItem)).map { UnsafeMutableRawPointer($0) })
+            else { return }
+            if cell.bind(item, pixels: self.pixels, loader: self.loader, arrivals: self.arrivals) {
+                self.animatedArrivals = (self.animatedArrivals + [item.key]).suffix(100)
             }
+            self.requests.schedule(cell)
         }
         connectSignal(raw(factory), "unbind") { [weak self] listItem in
             guard let self, let listItem else { return }
-            MainActor.assumeIsolated {
-                guard let cell = self.cells[listItem] else { return }
-                cell.unbind()
-                self.requests.forget(cell)
-            }
+            guard let cell = self.cells[listItem] else { return }
+            cell.unbind()
+            self.requests.forget(cell)
         }
         connectSignal(raw(factory), "teardown") { [weak self] listItem in
             guard let self, let listItem else { return }
-            MainActor.assumeIsolated {
-                if let cell = self.cells.removeValue(forKey: listItem) {
-                    cell.unbind()
-                    self.requests.forget(cell)
-                    self.cellsByRoot[raw(cell.root)] = nil
-                }
+            if let cell = self.cells.removeValue(forKey: listItem) {
+                cell.unbind()
+                self.requests.forget(cell)
+                self.cellsByRoot[raw(cell.root)] = nil
             }
         }
         // The grid owns the factory (gtk_grid_view_new takes it).
         // The grid sets its horizontal adjustment's page to its width on each allocation.
         if let adjustment = gtk_scrollable_get_hadjustment(cast(grid)) {
             connectSignal(raw(adjustment), "changed") { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self, gtk_widget_get_width(self.grid) != self.fittedWidth else { return }
-                    self.fitColumnsSoon()
-                }
+                guard let self, gtk_widget_get_width(self.grid) != self.fittedWidth else { return }
+                self.fitColumnsSoon()
             }
         }
     }
@@ -121,10 +111,8 @@ final class ItemGridView {
         guard !fitPending else { return }
         fitPending = true
         DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                self?.fitPending = false
-                self?.fitColumns()
-            }
+            self?.fitPending = false
+            self?.fitColumns()
         }
     }
 
@@ -163,7 +151,7 @@ final class ItemGridView {
     /// Calls `handler` with the position the user activates (double click, Enter).
     func onActivate(_ handler: @escaping @MainActor (Int) -> Void) {
         connectNumberSignal(raw(grid), "activate") { position in
-            MainActor.assumeIsolated { handler(Int(position)) }
+            handler(Int(position))
         }
     }
 

@@ -93,6 +93,6 @@ private let itemListType: GType = {
 }()
 
 /// Connects GListModel's `items-changed` (position, removed, added).
-func connectItemsChanged(_ model: OpaquePointer, _ handler: @escaping (Int, Int, Int) -> Void) {
+func connectItemsChanged(_ model: OpaquePointer, _ handler: @escaping @MainActor (Int, Int, Int) -> Void) {
     connectItemsChanged(raw(model), handler)
 }

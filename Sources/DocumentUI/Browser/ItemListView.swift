@@ -42,8 +42,8 @@ final class ItemListView {
                   bind: { widget, item in gtk_label_set_text(opaque(widget), ItemText.date(item.modified)) })
 
         if let sorter = gtk_column_view_get_sorter(cast(columnView)) {
-            connectSignal(raw(sorter), "changed") { (_: UnsafeMutableRawPointer?) in
-                MainActor.assumeIsolated { [weak self] in self?.headerClicked() }
+            connectSignal(raw(sorter), "changed") { [weak self] (_: UnsafeMutableRawPointer?) in
+                self?.headerClicked()
             }
         }
     }
@@ -66,45 +66,39 @@ final class ItemListView {
         let isName = key == .name
         connectSignal(raw(factory), "setup") { [weak self] listItem in
             guard let listItem else { return }
-            MainActor.assumeIsolated {
-                if isName {
-                    let cell = NameCell()
-                    self?.nameCells[listItem] = (cell, nil)
-                    gtk_list_item_set_child(OpaquePointer(listItem), cell.root)
-                } else {
-                    gtk_list_item_set_child(OpaquePointer(listItem), setup())
-                }
+            if isName {
+                let cell = NameCell()
+                self?.nameCells[listItem] = (cell, nil)
+                gtk_list_item_set_child(OpaquePointer(listItem), cell.root)
+            } else {
+                gtk_list_item_set_child(OpaquePointer(listItem), setup())
             }
         }
         connectSignal(raw(factory), "bind") { [weak self] listItem in
             guard let listItem else { return }
-            MainActor.assumeIsolated {
-                let item = OpaquePointer(listItem)
-                guard let child = gtk_list_item_get_child(item),
-                      let value = ItemListObject.item(of: gtk_list_item_get_item(item).map { UnsafeMutableRawPointer($0) })
-                else { return }
-                if isName, let entry = self?.nameCells[listItem] {
-                    entry.cell.bind(value)
-                    self?.nameCells[listItem] = (entry.cell, value)
-                    setAccessibleNameOfListItem(holding: child, value.name)
-                    setAccessibleNameOfListItem(holding: child, value.name, levels: 2)
-                } else {
-                    bind(child, value)
-                    setAccessibleNameOfListItem(holding: child, String(cString: gtk_label_get_text(opaque(child))))
-                }
-                self?.fadeIn(listItem, child, value)
+            let item = OpaquePointer(listItem)
+            guard let child = gtk_list_item_get_child(item),
+                  let value = ItemListObject.item(of: gtk_list_item_get_item(item).map { UnsafeMutableRawPointer($0) })
+            else { return }
+            if isName, let entry = self?.nameCells[listItem] {
+                entry.cell.bind(value)
+                self?.nameCells[listItem] = (entry.cell, value)
+                setAccessibleNameOfListItem(holding: child, value.name)
+                setAccessibleNameOfListItem(holding: child, value.name, levels: 2)
+            } else {
+                bind(child, value)
+                setAccessibleNameOfListItem(holding: child, String(cString: gtk_label_get_text(opaque(child))))
             }
+            self?.fadeIn(listItem, child, value)
         }
         connectSignal(raw(factory), "unbind") { [weak self] listItem in
             guard let listItem else { return }
-            MainActor.assumeIsolated { self?.fades[listItem]?.stop() }
+            self?.fades[listItem]?.stop()
         }
         connectSignal(raw(factory), "teardown") { [weak self] listItem in
             guard let listItem else { return }
-            MainActor.assumeIsolated {
-                if isName { _ = self?.nameCells.removeValue(forKey: listItem) }
-                self?.fades.removeValue(forKey: listItem)?.stop()
-            }
+            if isName { _ = self?.nameCells.removeValue(forKey: listItem) }
+            self?.fades.removeValue(forKey: listItem)?.stop()
         }
         let column = gtk_column_view_column_new(title, factory)!
         gtk_column_view_column_set_resizable(column, 1)
@@ -145,7 +139,7 @@ final class ItemListView {
     /// Calls `handler` with the position the user activates (double click, Enter).
     func onActivate(_ handler: @escaping @MainActor (Int) -> Void) {
         connectNumberSignal(raw(columnView), "activate") { position in
-            MainActor.assumeIsolated { handler(Int(position)) }
+            handler(Int(position))
         }
     }
 

@@ -86,22 +86,20 @@ final class PathBar {
 
     private func installEntry() {
         connectSignal(raw(entry), "activate") { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                let text = borrowString(gtk_editable_get_text(OpaquePointer(self.entry))) ?? ""
-                self.endEntering()
-                self.typed?(text)
-            }
+            guard let self else { return }
+            let text = borrowString(gtk_editable_get_text(OpaquePointer(self.entry))) ?? ""
+            self.endEntering()
+            self.typed?(text)
         }
         let keys = gtk_event_controller_key_new()!
         connectKeyPressed(raw(keys)) { [weak self] key, _ in
             guard Int32(key) == GDK_KEY_Escape else { return false }
-            MainActor.assumeIsolated { self?.endEntering() }
+            self?.endEntering()
             return true
         }
         gtk_widget_add_controller(entry, keys)
         let focus = gtk_event_controller_focus_new()!
-        connectSignal(raw(focus), "leave") { [weak self] in MainActor.assumeIsolated { self?.endEntering() } }
+        connectSignal(raw(focus), "leave") { [weak self] in self?.endEntering() }
         gtk_widget_add_controller(entry, focus)
     }
 
@@ -175,7 +173,7 @@ final class PathBar {
             gtk_widget_set_tooltip_text(button, step.url.isFileURL ? displayPath(step.url.path, home: home) : step.url.absoluteString)
             let target = step.url
             connectSignal(raw(button), "clicked") { [weak self] in
-                MainActor.assumeIsolated { self?.navigate?(target) }
+                self?.navigate?(target)
             }
             gtk_box_append(cast(box), button)
         }

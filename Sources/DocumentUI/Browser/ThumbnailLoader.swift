@@ -109,7 +109,7 @@ enum TypeIcons {
         if let display = gdk_display_get_default(), let theme = gtk_icon_theme_get_for_display(display) {
             if !watchesTheme {
                 watchesTheme = true
-                connectSignal(raw(theme), "changed") { MainActor.assumeIsolated { pictures = [:] } }
+                connectSignal(raw(theme), "changed") { pictures = [:] }
             }
             if let paintable = gtk_icon_theme_lookup_by_gicon(theme, icon(for: item), Int32(pixels), Int32(scale),
                                                               GTK_TEXT_DIR_NONE, GtkIconLookupFlags(0)) {

@@ -89,5 +89,5 @@ final class TrashActions {
 /// Connects AdwMessageDialog's `response` (the response's id).
 @MainActor
 func connectResponse(_ dialog: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (String) -> Void) {
-    connectTextSignal(dialog, "response") { response in MainActor.assumeIsolated { handler(response) } }
+    connectTextSignal(dialog, "response") { response in handler(response) }
 }

@@ -28,7 +28,7 @@ final class WheelSteps {
         gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
         connectPointerSignal(raw(controller), "event") { [weak self] event in
             guard let event else { return false }
-            return MainActor.assumeIsolated { self?.handle(OpaquePointer(event)) ?? false }
+            return self?.handle(OpaquePointer(event)) ?? false
         }
         gtk_widget_add_controller(scrolled, controller)
     }

@@ -57,7 +57,7 @@ final class PreviewHostActions {
         self.actions = actions
         for action in actions {
             let simple = g_simple_action_new(action.name, nil)!
-            connectSignal(raw(simple), "activate") { (_: UnsafeMutableRawPointer?) in MainActor.assumeIsolated { run(action) } }
+            connectSignal(raw(simple), "activate") { (_: UnsafeMutableRawPointer?) in run(action) }
             g_action_map_add_action(cast(group), simple)
             g_object_unref(raw(simple))
             let item = g_menu_item_new(action.label, "host." + action.name)

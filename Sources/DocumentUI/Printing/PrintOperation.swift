@@ -45,41 +45,35 @@ final class PrintOperation {
             gtk_print_operation_set_n_pages(operation, Int32(max(count, 1)))
         } else {
             connectPointerSignal(raw(operation), "paginate", returning: { [weak self] (context: UnsafeMutableRawPointer?) -> Bool in
-                MainActor.assumeIsolated {
-                    guard let self, let context, let count = self.pages.paginate(OpaquePointer(context)) else { return false }
-                    self.setPageCount(count)
-                    return true
-                }
+                guard let self, let context, let count = self.pages.paginate(OpaquePointer(context)) else { return false }
+                self.setPageCount(count)
+                return true
             })
         }
         connectPointerNumberSignal(raw(operation), "draw-page") { [weak self] context, page in
-            MainActor.assumeIsolated {
-                guard let self, let context else { return }
-                let index = self.itemPage(Int(page)), operation = OperationReference(self.operation)
-                // A page drawn later: GTK keeps the page open until it is finished, from a GLib
-                // idle callback (never before this handler returns; an export waits for it in
-                // GTK's own main loop, where Swift's main queue is not drained).
-                if self.pages.drawLater(page: index, on: OpaquePointer(context), finish: { draw in
-                    MainLoopIdle.run {
-                        draw()
-                        gtk_print_operation_draw_page_finish(operation.pointer)
-                    }
-                }) {
-                    gtk_print_operation_set_defer_drawing(self.operation)
-                } else {
-                    self.pages.draw(page: index, on: OpaquePointer(context))
+            guard let self, let context else { return }
+            let index = self.itemPage(Int(page)), operation = OperationReference(self.operation)
+            // A page drawn later: GTK keeps the page open until it is finished, from a GLib
+            // idle callback (never before this handler returns; an export waits for it in
+            // GTK's own main loop, where Swift's main queue is not drained).
+            if self.pages.drawLater(page: index, on: OpaquePointer(context), finish: { draw in
+                MainLoopIdle.run {
+                    draw()
+                    gtk_print_operation_draw_page_finish(operation.pointer)
                 }
+            }) {
+                gtk_print_operation_set_defer_drawing(self.operation)
+            } else {
+                self.pages.draw(page: index, on: OpaquePointer(context))
             }
         }
         // A landscape page (a slide) goes on the paper turned, as Evince prints it, rather
         // than shrunk to the width of a portrait sheet.
         connectPointerNumberPointerSignal(raw(operation), "request-page-setup") { [weak self] _, page, setup in
-            MainActor.assumeIsolated {
-                guard let self, let setup, self.pages.isLandscape(page: self.itemPage(Int(page))) else { return }
-                let pageSetup = OpaquePointer(setup)
-                if gtk_page_setup_get_orientation(pageSetup) == GTK_PAGE_ORIENTATION_PORTRAIT {
-                    gtk_page_setup_set_orientation(pageSetup, GTK_PAGE_ORIENTATION_LANDSCAPE)
-                }
+            guard let self, let setup, self.pages.isLandscape(page: self.itemPage(Int(page))) else { return }
+            let pageSetup = OpaquePointer(setup)
+            if gtk_page_setup_get_orientation(pageSetup) == GTK_PAGE_ORIENTATION_PORTRAIT {
+                gtk_page_setup_set_orientation(pageSetup, GTK_PAGE_ORIENTATION_LANDSCAPE)
             }
         }
     }
@@ -132,16 +126,14 @@ final class PrintOperation {
             // (the dialog's Preview button, shown by GTK's external previewer) ends with no
             // "done": its status says it is finished.
             connectNumberSignal(raw(operation), "done") { result in
-                MainActor.assumeIsolated { finish(GtkPrintOperationResult(rawValue: result)) }
+                finish(GtkPrintOperationResult(rawValue: result))
             }
             connectSignal(raw(operation), "status-changed") { [operation] () -> Void in
-                MainActor.assumeIsolated {
-                    guard gtk_print_operation_is_finished(operation) != 0 else { return }
-                    // "done" follows at once when there is one: let it give the result first.
-                    let aborted = gtk_print_operation_get_status(operation) == GTK_PRINT_STATUS_FINISHED_ABORTED
-                    MainLoopIdle.run {
-                        finish(aborted ? GTK_PRINT_OPERATION_RESULT_CANCEL : GTK_PRINT_OPERATION_RESULT_APPLY)
-                    }
+                guard gtk_print_operation_is_finished(operation) != 0 else { return }
+                // "done" follows at once when there is one: let it give the result first.
+                let aborted = gtk_print_operation_get_status(operation) == GTK_PRINT_STATUS_FINISHED_ABORTED
+                MainLoopIdle.run {
+                    finish(aborted ? GTK_PRINT_OPERATION_RESULT_CANCEL : GTK_PRINT_OPERATION_RESULT_APPLY)
                 }
             }
             var error: UnsafeMutablePointer<GError>?

@@ -9,7 +9,7 @@ import GtkSupport
 @MainActor
 func onNextFrame(of widget: WidgetPointer, _ work: @escaping @MainActor () -> Void) {
     addTickCallback(to: widget) { _ in
-        MainActor.assumeIsolated { work() }
+        work()
         return false  // once
     }
 }

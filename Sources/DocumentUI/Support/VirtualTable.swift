@@ -41,17 +41,15 @@ final class VirtualTable {
         let factory = gtk_signal_list_item_factory_new()!
         connectSignal(raw(factory), "setup") { listItem in
             guard let listItem else { return }
-            MainActor.assumeIsolated { gtk_list_item_set_child(OpaquePointer(listItem), setup()) }
+            gtk_list_item_set_child(OpaquePointer(listItem), setup())
         }
         connectSignal(raw(factory), "bind") { listItem in
             guard let listItem else { return }
-            MainActor.assumeIsolated {
-                let item = OpaquePointer(listItem)
-                guard let child = gtk_list_item_get_child(item),
-                      let position = PositionListModel.position(of: gtk_list_item_get_item(item).map { UnsafeMutableRawPointer($0) })
-                else { return }
-                bind(child, position)
-            }
+            let item = OpaquePointer(listItem)
+            guard let child = gtk_list_item_get_child(item),
+                  let position = PositionListModel.position(of: gtk_list_item_get_item(item).map { UnsafeMutableRawPointer($0) })
+            else { return }
+            bind(child, position)
         }
         let column = gtk_column_view_column_new(title, factory)!
         gtk_column_view_column_set_resizable(column, 1)
@@ -64,7 +62,7 @@ final class VirtualTable {
     /// Calls `handler` with the position of a row the user activates (Enter, double click).
     func onActivate(_ handler: @escaping @MainActor (Int) -> Void) {
         connectNumberSignal(raw(columnView), "activate") { position in
-            MainActor.assumeIsolated { handler(Int(position)) }
+            handler(Int(position))
         }
     }
 

@@ -97,7 +97,7 @@ final class DossierApplication {
     /// are offered once a window is there.
     private func followEditedCopies() {
         editObservation = RemoteEdits.shared.observe { edit in
-            DispatchQueue.main.async { MainActor.assumeIsolated { DossierApplication.current?.offerUpload(edit) } }
+            DispatchQueue.main.async { DossierApplication.current?.offerUpload(edit) }
         }
         Task { @MainActor [weak self] in
             let earlier = await Task.detached { RemoteEdits.shared.changedCopies }.value

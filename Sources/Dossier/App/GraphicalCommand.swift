@@ -37,14 +37,13 @@ struct GraphicalCommand {
         return 1
     }
 
+    @MainActor
     func run() -> Int32 {
         guard Self.hasDisplay else {
             Output.error(tr("No display: browsing and previewing need a graphical session (dossier ls and dossier info work without one)."))
             return 1
         }
         TemporaryFiles.keepInCache()
-        return MainActor.assumeIsolated {
-            DossierApplication().run(arguments: ["dossier"] + arguments)
-        }
+        return DossierApplication().run(arguments: ["dossier"] + arguments)
     }
 }

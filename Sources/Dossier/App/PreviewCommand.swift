@@ -12,6 +12,7 @@ import GtkSupport
 struct PreviewCommand {
     let arguments: [String]
 
+    @MainActor
     func run() -> Int32 {
         guard let parsed = ParsedArguments.parse(arguments, flags: []) else { return 2 }
         guard !parsed.operands.isEmpty else {
@@ -43,7 +44,7 @@ struct PreviewCommand {
             return 1
         }
         TemporaryFiles.keepInCache()
-        let status = MainActor.assumeIsolated { PreviewApplication(items: items).run() }
+        let status = PreviewApplication(items: items).run()
         return failed ? 1 : status
     }
 }

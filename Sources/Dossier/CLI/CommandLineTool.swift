@@ -6,6 +6,7 @@ import Foundation
 struct CommandLineTool {
     let arguments: [String]
 
+    @MainActor
     func run() -> Int32 {
         // No arguments (with a display), a path or a URI: the desktop application.
         if GraphicalCommand.handles(arguments), !Self.commands.contains(arguments.first ?? "") {

@@ -129,7 +129,7 @@ final class NautilusPreviewerService {
             },
             PreviewHostAction(name: "rename", label: tr("Rename…"), key: UInt32(GDK_KEY_F2)) { [weak self] item in
                 let uri = item.url.absoluteString
-                DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { MainActor.assumeIsolated { self?.emitSignal("Rename", uri: uri) } }
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { self?.emitSignal("Rename", uri: uri) }
             },
             PreviewHostAction(name: "trash", label: tr("Move to Trash"), key: UInt32(GDK_KEY_Delete)) { [weak self] item in
                 self?.emitSignal("Trash", uri: item.url.absoluteString)

@@ -123,6 +123,6 @@ final class PreviewerBus: @unchecked Sendable {
         if early, case .showFile(let url?, _, _, _) = call {
             prefetch.start(url)
         }
-        DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
+        DispatchQueue.main.async { self.drain() }
     }
 }

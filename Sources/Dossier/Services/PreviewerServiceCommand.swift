@@ -22,6 +22,7 @@ struct PreviewerServiceCommand {
             .appendingPathComponent("dbus-1/services/\(NautilusPreviewerService.busName).service")
     }
 
+    @MainActor
     func run() -> Int32 {
         guard let parsed = ParsedArguments.parse(arguments, flags: ["--install-user", "--uninstall-user"]) else { return 2 }
         if parsed.flags.contains("--install-user") { return install() }
@@ -33,7 +34,7 @@ struct PreviewerServiceCommand {
         }
         TemporaryFiles.keepInCache()
         Self.keepLargeBlocksOutOfTheHeaps()
-        return MainActor.assumeIsolated { Self.serve() }
+        return Self.serve()
     }
 
     /// Every block of 128 KB or more is mapped on its own and unmapped when freed. glibc's

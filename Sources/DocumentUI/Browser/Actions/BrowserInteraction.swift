@@ -33,20 +33,18 @@ extension DocumentBrowser: DocumentInteractionDelegate {
         let click = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(click, guint(GDK_BUTTON_SECONDARY))
         connectClickSignal(raw(click), "pressed") { [weak self] _, x, y in
-            MainActor.assumeIsolated { self?.menuRequested(on: view, x: x, y: y) }
+            self?.menuRequested(on: view, x: x, y: y)
         }
         gtk_widget_add_controller(view, click)
         // A long press, by touch or by a mouse held still: a mouse's long press on the empty
         // background is left to the rubber band (a slow start of a band selection).
         let press = gtk_gesture_long_press_new()!
         connectPairSignal(raw(press), "pressed") { [weak self] x, y in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                let touch = gtk_gesture_get_device(press).map { gdk_device_get_source($0) == GDK_SOURCE_TOUCHSCREEN } ?? false
-                guard touch || self.item(on: view, x: x, y: y) != nil else { return }
-                gtk_gesture_set_state(press, GTK_EVENT_SEQUENCE_CLAIMED)
-                self.menuRequested(on: view, x: x, y: y)
-            }
+            guard let self else { return }
+            let touch = gtk_gesture_get_device(press).map { gdk_device_get_source($0) == GDK_SOURCE_TOUCHSCREEN } ?? false
+            guard touch || self.item(on: view, x: x, y: y) != nil else { return }
+            gtk_gesture_set_state(press, GTK_EVENT_SEQUENCE_CLAIMED)
+            self.menuRequested(on: view, x: x, y: y)
         }
         gtk_widget_add_controller(view, press)
     }

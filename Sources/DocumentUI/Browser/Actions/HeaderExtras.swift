@@ -18,7 +18,7 @@ extension DocumentBrowser {
         setAccessibleName(newButton, tr("New"))
         gtk_widget_set_tooltip_text(newButton, tr("New Folder, New Document or Import"))
         if let popover = gtk_menu_button_get_popover(cast(newButton)) {
-            connectSignal(raw(popover), "show") { [weak self] in MainActor.assumeIsolated { self?.refreshTemplates() } }
+            connectSignal(raw(popover), "show") { [weak self] in self?.refreshTemplates() }
         }
         self.newButton = newButton
         for part in [newButton, operations.button, headerActions] { gtk_box_prepend(cast(controls.widget), part) }
@@ -26,7 +26,7 @@ extension DocumentBrowser {
         refreshTemplates()
 
         connectRangeSignal(raw(selection), "selection-changed") { [weak self] _, _ in
-            MainActor.assumeIsolated { self?.updateHeaderActions() }
+            self?.updateHeaderActions()
         }
     }
 
@@ -55,9 +55,7 @@ extension DocumentBrowser {
             }
             setAccessibleName(button, action.title)
             connectSignal(raw(button), "clicked") { [weak self] in
-                MainActor.assumeIsolated {
-                    if let handler = action.handler { handler(urls) } else { self?.actionHandler?(action, urls) }
-                }
+                if let handler = action.handler { handler(urls) } else { self?.actionHandler?(action, urls) }
             }
             gtk_box_append(cast(headerActions), button)
         }
@@ -101,15 +99,13 @@ final class LaunchIndicator {
         if watchedWindow != raw {
             watchedWindow = raw
             connectSignal(raw, "notify::is-active") { [weak self] (_: UnsafeMutableRawPointer?) in
-                MainActor.assumeIsolated {
-                    guard let self, gtk_window_is_active(window) == 0 else { return }
-                    // Another window took the focus: the app has shown up.
-                    self.stop(self.spinners.keys.map { URL(fileURLWithPath: $0) })
-                }
+                guard let self, gtk_window_is_active(window) == 0 else { return }
+                // Another window took the focus: the app has shown up.
+                self.stop(self.spinners.keys.map { URL(fileURLWithPath: $0) })
             }
         }
         DispatchQueue.main.asyncAfter(deadline: .now() + Self.patience) { [weak self] in
-            MainActor.assumeIsolated { self?.stop(urls) }
+            self?.stop(urls)
         }
     }
 

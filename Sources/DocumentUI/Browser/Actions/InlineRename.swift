@@ -69,16 +69,14 @@ final class InlineRename {
             guard let self else { return }
             // Unparented after the closing event has been handled.
             DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    if gtk_widget_get_parent(self.popover) != nil { gtk_widget_unparent(self.popover) }
-                    self.didClose?()
-                }
+                if gtk_widget_get_parent(self.popover) != nil { gtk_widget_unparent(self.popover) }
+                self.didClose?()
             }
         }
         gtk_popover_popup(cast(popover))
         selectBaseName()
         // GtkText selects everything when it takes the focus: select the base again after.
-        DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.selectBaseName() } }
+        DispatchQueue.main.async { [weak self] in self?.selectBaseName() }
         validate()
     }
 
@@ -151,7 +149,7 @@ extension DocumentBrowser {
             // Not laid out yet (a new item, or just scrolled to): try again once it is.
             guard attempt < 20 else { return }
             DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { [weak self] in
-                MainActor.assumeIsolated { self?.beginRename(url, attempt: attempt + 1) }
+                self?.beginRename(url, attempt: attempt + 1)
             }
             return
         }

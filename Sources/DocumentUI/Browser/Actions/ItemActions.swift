@@ -241,7 +241,7 @@ extension DocumentBrowser {
             pending.rename = nil
             select([url])
             // The cell exists once the view has laid out the new row.
-            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.beginRename(url) } }
+            DispatchQueue.main.async { [weak self] in self?.beginRename(url) }
         }
     }
 }

@@ -15,7 +15,7 @@ extension DocumentBrowser {
         g_variant_type_free(type)
         connectSignal(raw(action), "activate") { [weak self] variant in
             guard let variant, let path = borrowString(g_variant_get_string(OpaquePointer(variant), nil)) else { return }
-            MainActor.assumeIsolated { self?.createDocument(from: URL(fileURLWithPath: path)) }
+            self?.createDocument(from: URL(fileURLWithPath: path))
         }
         g_action_map_add_action(cast(actionGroup.group), action)
         g_object_unref(raw(action))
@@ -97,7 +97,7 @@ extension DocumentBrowser {
         connectSignal(raw(popover), "closed") { () -> Void in
             // Unparented after the item's action has run.
             DispatchQueue.main.async {
-                MainActor.assumeIsolated { if gtk_widget_get_parent(popover) != nil { gtk_widget_unparent(popover) } }
+                if gtk_widget_get_parent(popover) != nil { gtk_widget_unparent(popover) }
             }
         }
         dossier_popover_menu_popup(cast(popover))
@@ -134,21 +134,19 @@ extension DocumentBrowser {
         gtk_file_chooser_add_filter(chooser, all)
         g_object_unref(raw(all))
         connectNumberSignal(raw(chooser), "response") { [weak self] response in
-            MainActor.assumeIsolated {
-                defer { g_object_unref(raw(chooser)) }
-                guard Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue, let self else { return }
-                let move = borrowString(gtk_file_chooser_get_choice(chooser, "mode")) == "move"
-                var urls: [URL] = []
-                if let files = gtk_file_chooser_get_files(chooser) {
-                    for index in 0..<g_list_model_get_n_items(files) {
-                        guard let file = g_list_model_get_item(files, index) else { continue }
-                        if let uri = takeString(g_file_get_uri(OpaquePointer(file))), let url = URL(string: uri) { urls.append(url) }
-                        g_object_unref(file)
-                    }
-                    g_object_unref(raw(files))
+            defer { g_object_unref(raw(chooser)) }
+            guard Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue, let self else { return }
+            let move = borrowString(gtk_file_chooser_get_choice(chooser, "mode")) == "move"
+            var urls: [URL] = []
+            if let files = gtk_file_chooser_get_files(chooser) {
+                for index in 0..<g_list_model_get_n_items(files) {
+                    guard let file = g_list_model_get_item(files, index) else { continue }
+                    if let uri = takeString(g_file_get_uri(OpaquePointer(file))), let url = URL(string: uri) { urls.append(url) }
+                    g_object_unref(file)
                 }
-                if !urls.isEmpty { self.place(urls, into: folder, move: move) }
+                g_object_unref(raw(files))
             }
+            if !urls.isEmpty { self.place(urls, into: folder, move: move) }
         }
         gtk_native_dialog_show(cast(chooser))
     }

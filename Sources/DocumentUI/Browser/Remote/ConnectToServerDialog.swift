@@ -77,21 +77,19 @@ final class ConnectToServerDialog {
         adw_window_set_content(cast(window), makeBox(GTK_ORIENTATION_VERTICAL, [header, body]))
         gtk_window_set_default_widget(cast(window), connectButton)
 
-        connectSignal(raw(cancel), "clicked") { [weak self] in MainActor.assumeIsolated { self?.close() } }
-        connectSignal(raw(connectButton), "clicked") { [weak self] in MainActor.assumeIsolated { self?.connectTyped() } }
+        connectSignal(raw(cancel), "clicked") { [weak self] in self?.close() }
+        connectSignal(raw(connectButton), "clicked") { [weak self] in self?.connectTyped() }
         connectRowActivated()
         let keys = gtk_event_controller_key_new()!
         connectKeyPressed(raw(keys)) { [weak self] key, _ in
             guard Int32(key) == GDK_KEY_Escape else { return false }
-            MainActor.assumeIsolated { self?.close() }
+            self?.close()
             return true
         }
         gtk_widget_add_controller(window, keys)
         connectSignal(raw(window), "destroy") { [weak self] () -> Void in
-            MainActor.assumeIsolated {
-                self?.task?.cancel()
-                Self.shown.removeAll { $0 === self }
-            }
+            self?.task?.cancel()
+            Self.shown.removeAll { $0 === self }
         }
         loadRecents()
     }
@@ -180,7 +178,7 @@ final class ConnectToServerDialog {
             let name = tr("Remove “%s” from the recent servers", address.description)
             setAccessibleName(remove, name)
             gtk_widget_set_tooltip_text(remove, name)
-            connectSignal(raw(remove), "clicked") { [weak self] in MainActor.assumeIsolated { self?.forget(address) } }
+            connectSignal(raw(remove), "clicked") { [weak self] in self?.forget(address) }
             adw_action_row_add_suffix(cast(row), remove)
             gtk_list_box_append(cast(recentsList), row)
             recents.append((row, address))
@@ -207,10 +205,8 @@ final class ConnectToServerDialog {
 
     private func connectRowActivated() {
         connectSignal(raw(recentsList), "row-activated") { [weak self] (row: UnsafeMutableRawPointer?) in
-            MainActor.assumeIsolated {
-                guard let self, let row, let match = self.recents.first(where: { raw($0.row) == row }) else { return }
-                self.connect(match.address)
-            }
+            guard let self, let row, let match = self.recents.first(where: { raw($0.row) == row }) else { return }
+            self.connect(match.address)
         }
     }
 }

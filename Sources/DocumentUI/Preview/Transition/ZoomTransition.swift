@@ -137,7 +137,7 @@ final class ZoomTransition {
         self.picture = picture
         // Held weakly: the window outlives a zoom.
         tickID = addTickCallback(to: window) { [weak self] time in
-            MainActor.assumeIsolated { self?.frame(at: time) ?? false }
+            self?.frame(at: time) ?? false
         }
     }
 

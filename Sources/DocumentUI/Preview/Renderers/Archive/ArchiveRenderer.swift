@@ -73,14 +73,12 @@ public final class ArchiveRenderer: PreviewRenderer {
         gtk_box_append(cast(rootView), listingPage)
         gtk_box_append(cast(rootView), entryPage)
 
-        connectSignal(raw(back), "clicked") { [weak self] in MainActor.assumeIsolated { self?.showListing() } }
+        connectSignal(raw(back), "clicked") { [weak self] in self?.showListing() }
         let keys = gtk_event_controller_key_new()!
         connectKeyPressed(raw(keys)) { [weak self] key, _ in
-            MainActor.assumeIsolated {
-                guard let self, key == UInt32(GDK_KEY_BackSpace), gtk_widget_get_visible(self.entryPage) != 0 else { return false }
-                self.showListing()
-                return true
-            }
+            guard let self, key == UInt32(GDK_KEY_BackSpace), gtk_widget_get_visible(self.entryPage) != 0 else { return false }
+            self.showListing()
+            return true
         }
         gtk_widget_add_controller(rootView, keys)
     }

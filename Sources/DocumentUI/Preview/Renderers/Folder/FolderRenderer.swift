@@ -27,8 +27,8 @@ public final class FolderRenderer: PreviewRenderer {
     /// Makes a renderer that shows a folder's contents.
     public init() {
         rootView = dossier_status_page_new()
-        connectSignal(raw(rootView), "map") { [weak self] in MainActor.assumeIsolated { self?.countAfterFirstFrame() } }
-        connectSignal(raw(rootView), "unmap") { [weak self] in MainActor.assumeIsolated { self?.isCountFresh = false } }
+        connectSignal(raw(rootView), "map") { [weak self] in self?.countAfterFirstFrame() }
+        connectSignal(raw(rootView), "unmap") { [weak self] in self?.isCountFresh = false }
     }
 
     public func load(_ item: PreviewItem, type: DocumentType) async throws {

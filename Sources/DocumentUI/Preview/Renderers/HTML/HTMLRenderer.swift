@@ -39,7 +39,7 @@ public final class HTMLRenderer: PreviewRenderer {
         var signal: UnsafePointer<CChar>?
         let button = dossier_banner_clicked_signal(banner, &signal)!
         connectSignal(button, String(cString: signal!)) { [weak self] in
-            MainActor.assumeIsolated { self?.loadRemoteContent() }
+            self?.loadRemoteContent()
         }
     }
 

@@ -99,7 +99,7 @@ final class MarkdownColumn {
         blockCount = blocks.count
         view = makeBox(GTK_ORIENTATION_VERTICAL, spacing: Self.spacing, [])
         g_object_ref_sink(raw(view))  // appended to for as long as the column lives
-        connectSignal(raw(view), "map") { [weak self] in MainActor.assumeIsolated { self?.shown() } }
+        connectSignal(raw(view), "map") { [weak self] in self?.shown() }
     }
 
     isolated deinit {
@@ -134,7 +134,7 @@ final class MarkdownColumn {
         self.adjustment = adjustment
         for signal in ["value-changed", "changed"] {
             adjustmentHandlers.append(connectSignal(raw(adjustment), signal) { [weak self] in
-                MainActor.assumeIsolated { self?.placeSoon() }
+                self?.placeSoon()
             })
         }
         place()

@@ -81,7 +81,7 @@ public final class MarkdownRenderer: PreviewRenderer {
         rootView = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 0)
         for child in [toolbar, rendered, sourceScrolled] { gtk_box_append(cast(rootView), child) }
         connectSignal(raw(toggle), "toggled") { [weak self] in
-            MainActor.assumeIsolated { self?.showSource(gtk_toggle_button_get_active(cast(self?.toggle)) != 0) }
+            self?.showSource(gtk_toggle_button_get_active(cast(self?.toggle)) != 0)
         }
     }
 

@@ -93,7 +93,7 @@ struct MarkdownWidgets {
         let openLink = openLink
         connectStringSignal(raw(label), "activate-link") { uri in
             guard let uri, let url = URL(string: uri) else { return true }
-            MainActor.assumeIsolated { openLink(url) }
+            openLink(url)
             return true  // handled: GTK's own handler would open it a second time
         }
         return label

@@ -53,10 +53,8 @@ public final class MediaRenderer: PreviewRenderer {
         rootView = dossier_group_box_new(GTK_ORIENTATION_VERTICAL, 6)
         for child in [content, controls, problem] { gtk_box_append(cast(rootView), child) }
         connectSignal(raw(rootView), "unmap") { [weak self] in
-            MainActor.assumeIsolated {
-                guard let stream = self?.stream else { return }
-                gtk_media_stream_pause(stream.cast())
-            }
+            guard let stream = self?.stream else { return }
+            gtk_media_stream_pause(stream.cast())
         }
     }
 
@@ -275,10 +273,8 @@ public final class MediaRenderer: PreviewRenderer {
     private func showLaterErrors(of stream: ObjectReference) {
         let media: UnsafeMutablePointer<GtkMediaStream> = stream.cast()
         connectSignal(stream.pointer, "notify::error") { [weak self] _ in
-            MainActor.assumeIsolated {
-                guard let self, let error = gtk_media_stream_get_error(media) else { return }
-                self.showProblem(tr("Playback failed: %s", String(cString: error.pointee.message)))
-            }
+            guard let self, let error = gtk_media_stream_get_error(media) else { return }
+            self.showProblem(tr("Playback failed: %s", String(cString: error.pointee.message)))
         }
     }
 
@@ -296,8 +292,8 @@ public final class MediaRenderer: PreviewRenderer {
             return outcome.result != nil
         }
         if !watch() {
-            let prepared = connectSignal(stream.pointer, "notify::prepared") { _ in MainActor.assumeIsolated { _ = watch() } }
-            let failed = connectSignal(stream.pointer, "notify::error") { _ in MainActor.assumeIsolated { _ = watch() } }
+            let prepared = connectSignal(stream.pointer, "notify::prepared") { _ in _ = watch() }
+            let failed = connectSignal(stream.pointer, "notify::error") { _ in _ = watch() }
             let timeout = Task { @MainActor in
                 try? await Task.sleep(for: Self.prepareTimeout)
                 outcome.finish(.failure(PreviewError(tr("The media file could not be played: %s", tr("it did not start in time")))))

@@ -41,12 +41,10 @@ final class EncodingMenu {
         g_action_map_add_action(cast(group), action)
         connectSignal(raw(action), "change-state") { [weak self] variant in
             guard let variant, let name = borrowString(g_variant_get_string(OpaquePointer(variant), nil)) else { return }
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                let encoding = TextEncoding(name)
-                self.show(encoding)
-                self.onChoose?(encoding)
-            }
+            guard let self else { return }
+            let encoding = TextEncoding(name)
+            self.show(encoding)
+            self.onChoose?(encoding)
         }
         show(.utf8)
     }
