@@ -114,16 +114,18 @@ sanitizer_env_address := ASAN_OPTIONS="fast_unwind_on_malloc=0:malloc_context_si
 test-sanitize: $(SANITIZERS:%=test-sanitize-%)
 
 # Only the test bundle and the second process the coordination tests start are built with the
-# sanitizer: not the app, nor the benchmark. The decoder worker is the normal build's (a
-# separate process; it limits its address space, which a sanitizer's shadow memory alone
-# exceeds). Each sanitizer's tests have XDG folders of their own, apart from make test's.
+# sanitizer: not the app, nor the benchmark. The decoder worker and the test decoder are the
+# normal build's (separate processes; they limit their address space, which a sanitizer's shadow
+# memory alone exceeds). Each sanitizer's tests have XDG folders of their own, apart from make test's.
 test-sanitize-%: TEST_HOME = $(sanitizer_build_$*)/test-home
 test-sanitize-%: deps translations mime
 	$(SWIFT) build --sanitize=$* --scratch-path $(sanitizer_build_$*) --product DossierPackageTests
 	$(SWIFT) build --sanitize=$* --scratch-path $(sanitizer_build_$*) --product CoordinationProbe
 	$(SWIFT) build -c $(CONFIG) --scratch-path $(BUILD) --product dossier-decoder
+	$(SWIFT) build -c $(CONFIG) --scratch-path $(BUILD) --product DossierTestDecoder
 	@$(FRESH_TEST_HOME)
 	$(TEST_SESSION) env $(sanitizer_env_$*) DOSSIER_DECODER=$(BUILD)/$(CONFIG)/dossier-decoder \
+	  DOSSIER_TEST_DECODER=$(BUILD)/$(CONFIG)/DossierTestDecoder \
 	  $(SWIFT) test --skip-build --sanitize=$* --scratch-path $(sanitizer_build_$*) --disable-swift-testing \
 	  --filter '$(or $(TESTS),$(SANITIZED_TESTS))'
 

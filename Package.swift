@@ -46,11 +46,16 @@ let package = Package(
         .systemLibrary(name: "CX11", pkgConfig: "x11 xdamage", providers: [.apt(["libx11-dev", "libxdamage-dev"])]),
         // The decoder worker's confinement (limits, a seccomp filter) and its socket (see DecoderWorker).
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        // The decoder worker's wire protocol: typed requests and replies, the handshake, the packets.
+        .target(name: "DecoderWire", dependencies: ["CSandbox"]),
         .target(name: "GObjectSupport", dependencies: ["CGLib"]),
         // The GTK side of the glue: the signal trampolines, the casts, and the wrappers DocumentUI's
         // public API speaks (Widget, WindowWidget, Icon, AppInstance).
         .target(name: "GtkSupport", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
-        .target(name: "DocumentCore", dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "CArchive", "CGStreamer"]),
+        .target(
+            name: "DocumentCore",
+            dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "DecoderWire", "CArchive", "CGStreamer"]
+        ),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "GtkSupport", "CGtk", "CDisplay", "CWebKit"]),
         .executableTarget(
             name: "Dossier",
@@ -65,6 +70,8 @@ let package = Package(
         ),
         // The decoder worker: untrusted files decoded in a confined process of their own.
         .executableTarget(name: "DossierDecoder", dependencies: ["DocumentCore"]),
+        // The same worker with the misbehaviours the containment tests ask for (not installed).
+        .executableTarget(name: "DossierTestDecoder", dependencies: ["DocumentCore", "DecoderWire", "CSandbox"], path: "Tests/DossierTestDecoder"),
         .target(name: "DossierFixtures", dependencies: ["GObjectSupport", "CGLib", "CX11"], path: "Sources/DossierFixtures"),
         // A second process for the coordination tests (not installed).
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
@@ -82,7 +89,7 @@ let package = Package(
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CFuzzing"]
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "GtkSupport", "CGLib", "CGtk"]),
-        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DossierFixtures", "CGLib", "CImaging"]),
+        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DecoderWire", "DossierFixtures", "CGLib", "CImaging"]),
         .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGtk", "CImaging", "CPoppler", "CDisplay"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
         // Remote locations against real servers on 127.0.0.1 (sshd, smbd, Apache with mod_dav)

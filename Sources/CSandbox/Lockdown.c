@@ -204,7 +204,3 @@ const char *dossier_object_defining(const char *symbol) {
     return info.dli_fname;
 }
 
-void dossier_worker_test_crash(void) {
-    volatile int *nowhere = NULL;
-    *nowhere = 1;
-}

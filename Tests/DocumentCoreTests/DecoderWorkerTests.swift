@@ -1,5 +1,6 @@
 import CGLib
 import CImaging
+import DecoderWire
 import DocumentCore
 import DossierFixtures
 import Foundation
@@ -31,20 +32,23 @@ final class DecoderWorkerTests: XCTestCase {
         return url
     }
 
-    private func perform(_ worker: DecoderWorker, _ operation: String, file: URL? = nil,
-                         options: [String: String] = [:]) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
+    private func perform(_ worker: DecoderWorker, _ request: DecoderRequest, file: URL? = nil) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
         let fd = open(file?.path ?? "/dev/null", O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
-        return try worker.perform(operation, input: fd, options: options)
+        return try worker.perform(request, input: FileDescriptor(rawValue: fd))
     }
+
+    /// The image request the previewer sends for a picture at its own size.
+    private static let image = DecoderRequest.image(ImageOptions(edge: nil, width: nil, enlarge: false, still: false,
+                                                                 pixelLimit: ImageDecoding.pixelLimit, jpegThroughLibjpeg: false))
 
     /// The next request after a contained misbehaviour works: the image decodes (where GdkPixbuf
     /// decodes in the worker), and the file is read.
     private func assertTheNextImageDecodes(_ worker: DecoderWorker, _ image: URL, file: StaticString = #filePath, line: UInt = #line) {
         let size = (try? FileManager.default.attributesOfItem(atPath: image.path)[.size] as? Int).map(String.init)
-        XCTAssertEqual(try? perform(worker, "probe", file: image).values["size"], size, "the next request works", file: file, line: line)
+        XCTAssertEqual(try? perform(worker, .probe, file: image).values["size"], size, "the next request works", file: file, line: line)
         guard !DecoderWorker.pixbufDecodesThroughGlycin else { return }
-        XCTAssertEqual(try? perform(worker, "image", file: image).values["width"], "40", "the next image decodes", file: file, line: line)
+        XCTAssertEqual(try? perform(worker, Self.image, file: image).values["width"], "40", "the next image decodes", file: file, line: line)
     }
 
     private func skipWhereGlycinDecodes() throws {
@@ -57,7 +61,7 @@ final class DecoderWorkerTests: XCTestCase {
         let folder = try TemporaryFolder()
         let image = try picture(in: folder)
         for confinement in confinements {
-            let output = try perform(worker(confinement), "image", file: image)
+            let output = try perform(worker(confinement), Self.image, file: image)
             XCTAssertEqual(output.values["width"], "40", "\(confinement)")
             XCTAssertEqual(output.values["height"], "30")
             XCTAssertEqual(output.values["channels"], "4")
@@ -78,7 +82,7 @@ final class DecoderWorkerTests: XCTestCase {
         let garbage = try folder.write("garbage.png", bytes: [0x89, 0x50, 0x4e, 0x47] + Array(repeating: 0x41, count: 300))
         for confinement in confinements {
             let worker = worker(confinement)
-            XCTAssertThrowsError(try perform(worker, "image", file: garbage)) { error in
+            XCTAssertThrowsError(try perform(worker, Self.image, file: garbage)) { error in
                 guard case .decoder(let message) = error as? DecoderWorker.Failure else { return XCTFail("\(error)") }
                 XCTAssertFalse(message.isEmpty)
             }
@@ -92,7 +96,7 @@ final class DecoderWorkerTests: XCTestCase {
         for confinement in confinements {
             let worker = worker(confinement)
             assertTheNextImageDecodes(worker, image)
-            XCTAssertThrowsError(try perform(worker, "test.crash")) { error in
+            XCTAssertThrowsError(try perform(worker, .misbehave(Misbehaviour(name: "test.crash")))) { error in
                 guard case .crashed(let how) = error as? DecoderWorker.Failure else { return XCTFail("\(confinement): \(error)") }
                 XCTAssertTrue(how.contains("signal 11") || how.contains("stopped"), how)
             }
@@ -106,7 +110,7 @@ final class DecoderWorkerTests: XCTestCase {
         for confinement in confinements {
             // The CPU limit, not the wall clock: a loaded machine only makes it take longer.
             let worker = worker(confinement) { $0.cpuSecondsPerRequest = 2; $0.timeout = .seconds(600) }
-            XCTAssertThrowsError(try perform(worker, "test.loop")) { error in
+            XCTAssertThrowsError(try perform(worker, .misbehave(Misbehaviour(name: "test.loop")))) { error in
                 guard case .crashed(let how) = error as? DecoderWorker.Failure else { return XCTFail("\(confinement): \(error)") }
                 XCTAssertTrue(how.contains("signal \(SIGXCPU)") || how.contains("signal 9"), how)
             }
@@ -119,7 +123,7 @@ final class DecoderWorkerTests: XCTestCase {
         let image = try picture(in: folder)
         for confinement in confinements {
             let worker = worker(confinement) { $0.cpuSecondsPerRequest = 600; $0.cpuSecondsInAll = 6000; $0.timeout = .seconds(1) }
-            XCTAssertThrowsError(try perform(worker, "test.loop")) { error in
+            XCTAssertThrowsError(try perform(worker, .misbehave(Misbehaviour(name: "test.loop")))) { error in
                 XCTAssertEqual(error as? DecoderWorker.Failure, .timedOut, "\(confinement)")
             }
             let patient = self.worker(confinement)
@@ -132,7 +136,7 @@ final class DecoderWorkerTests: XCTestCase {
         let image = try picture(in: folder)
         for confinement in confinements {
             let worker = worker(confinement) { $0.addressSpace = 1 << 30 }
-            XCTAssertThrowsError(try perform(worker, "test.allocate")) { error in
+            XCTAssertThrowsError(try perform(worker, .misbehave(Misbehaviour(name: "test.allocate")))) { error in
                 guard case .crashed = error as? DecoderWorker.Failure else { return XCTFail("\(confinement): \(error)") }
             }
             assertTheNextImageDecodes(worker, image)
@@ -157,7 +161,7 @@ final class DecoderWorkerTests: XCTestCase {
         }
         let port = String(UInt16(bigEndian: address.sin_port))
         for confinement in confinements {
-            let output = try perform(worker(confinement), "test.connect", options: ["port": port])
+            let output = try perform(worker(confinement), .misbehave(Misbehaviour(name: "test.connect", options: ["port": port])))
             XCTAssertNil(output.values["connected"], "\(confinement)")
             XCTAssertEqual(output.values["denied"], "socket", "\(confinement)")
             XCTAssertEqual(accept(beacon, nil, nil), -1, "the beacon saw nothing")
@@ -170,7 +174,7 @@ final class DecoderWorkerTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: home) }
         for confinement in confinements {
             for target in [folder.url.appendingPathComponent("planted"), home] {
-                let output = try perform(worker(confinement), "test.write", options: ["path": target.path])
+                let output = try perform(worker(confinement), .misbehave(Misbehaviour(name: "test.write", options: ["path": target.path])))
                 XCTAssertNotNil(output.values["denied"], "\(confinement): \(output.values)")
                 XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "\(confinement) wrote \(target.path)")
             }
@@ -181,7 +185,7 @@ final class DecoderWorkerTests: XCTestCase {
         let folder = try TemporaryFolder()
         let marker = folder.url.appendingPathComponent("ran")
         for confinement in confinements {
-            let output = try perform(worker(confinement), "test.exec", options: ["path": marker.path])
+            let output = try perform(worker(confinement), .misbehave(Misbehaviour(name: "test.exec", options: ["path": marker.path])))
             XCTAssertEqual(output.values["denied"], "execve", "\(confinement)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: marker.path))
         }
@@ -223,7 +227,7 @@ final class DecoderWorkerTests: XCTestCase {
         let folder = try TemporaryFolder()
         let image = try picture(in: folder)
         let worker = DecoderWorker(limits: DecoderWorker.Limits(), testFormats: true)
-        XCTAssertThrowsError(try perform(worker, "test.crash")) { error in
+        XCTAssertThrowsError(try perform(worker, .misbehave(Misbehaviour(name: "test.crash")))) { error in
             guard case .crashed = error as? DecoderWorker.Failure else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(worker.confinement, .bubblewrap)
@@ -243,15 +247,15 @@ final class DecoderWorkerTests: XCTestCase {
         for confinement in confinements {
             let low = worker(confinement) { $0 = ThumbnailWorkers.limits }
             // At least 10: a test run that is itself niced further is not raised back.
-            let nice = try XCTUnwrap(try perform(low, "probe", file: image).values["nice"].flatMap(Int.init))
+            let nice = try XCTUnwrap(try perform(low, .probe, file: image).values["nice"].flatMap(Int.init))
             XCTAssertGreaterThanOrEqual(nice, 10, "\(confinement)")
             if hasGroups {
                 // The kernel takes one group change a tenth of a second machine-wide; the worker
                 // tries again at each request until it took.
-                XCTAssertTrue(eventually { (try? self.perform(low, "probe", file: image).values["groupNice"]) == "10" },
+                XCTAssertTrue(eventually { (try? self.perform(low, .probe, file: image).values["groupNice"]) == "10" },
                               "\(confinement): the group's nice")
                 let previewer = worker(confinement)
-                XCTAssertEqual(try perform(previewer, "probe", file: image).values["groupNice"], "0", "\(confinement)")
+                XCTAssertEqual(try perform(previewer, .probe, file: image).values["groupNice"], "0", "\(confinement)")
             }
         }
     }
@@ -267,7 +271,7 @@ final class DecoderWorkerTests: XCTestCase {
         XCTAssertEqual(pool.running, [true, true])
         let fd = open(image.path, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
-        XCTAssertNotNil(try pool.perform("probe", input: fd, options: [:]).values["size"])
+        XCTAssertNotNil(try pool.perform(.probe, input: FileDescriptor(rawValue: fd)).values["size"])
         XCTAssertEqual(pool.running, [true, true])
     }
 

@@ -1,5 +1,6 @@
 import CGLib
 import CImaging
+import DecoderWire
 import DossierFixtures
 import Foundation
 import XCTest
@@ -210,7 +211,7 @@ final class ImageDecodingTests: XCTestCase {
         var request = ImageDecoder.Request()
         request.edge = 1000
         request.jpegThroughLibjpeg = true
-        let output = try DecoderWorker(limits: PreviewWorkers.limits).perform(ImageDecoder.operation, input: fd, options: request.options)
+        let output = try DecoderWorker(limits: PreviewWorkers.limits).perform(.image(request.options), input: FileDescriptor(rawValue: fd))
         XCTAssertEqual([output.values["width"], output.values["height"]], ["40", "60"], "upright")
         XCTAssertEqual([output.values["fullWidth"], output.values["fullHeight"]], ["60", "40"])
     }

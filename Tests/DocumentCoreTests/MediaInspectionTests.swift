@@ -1,3 +1,4 @@
+import DecoderWire
 import DossierFixtures
 import Foundation
 import XCTest
@@ -31,7 +32,7 @@ final class MediaInspectionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
         try MediaPlayback.load()
-        let details = try MediaInspection.details(from: worker.perform(MediaInspection.operation, input: fd))
+        let details = try MediaInspection.details(from: worker.perform(.media, input: FileDescriptor(rawValue: fd)))
         XCTAssertEqual(details.title, "A440 test tone")
         XCTAssertFalse(details.hasVideo)
     }
@@ -132,7 +133,7 @@ final class MediaInspectionTests: XCTestCase {
         limits.timeout = .seconds(10)
         let pool = DecoderWorkerPool(count: 1, limits: limits, testFormats: true)
         let folder = try TemporaryFolder()
-        let hanging = try folder.write("hang.ogg", bytes: Array("OggS".utf8) + Array("\(WorkerTestFormats.marker)test.loop\n".utf8))
+        let hanging = try folder.write("hang.ogg", bytes: Array("OggS".utf8) + Array("\(misbehaviourMarker)test.loop\n".utf8))
         XCTAssertThrowsError(try MediaInspection.inspectNow(hanging.path, workers: pool)) { error in
             XCTAssertEqual(error as? MediaError, .timedOut(seconds: 10))
         }

@@ -61,7 +61,7 @@ final class ThumbnailPicturesTests: XCTestCase {
         let folder = try TemporaryFolder()
         let workers = DecoderWorkerPool(count: 1, testFormats: true)
         let crash = try folder.write("crash.png", bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-                                         + Array((WorkerTestFormats.marker + "test.crash\n").utf8))
+                                         + Array((misbehaviourMarker + "test.crash\n").utf8))
         XCTAssertNil(ThumbnailPictures.cachedThumbnail(atPath: crash.path, fitting: 128, workers: workers))
         let next = try folder.write("next.png", bytes: TestImage.encode(TestImage.gradient(width: 64, height: 48), as: "png"))
         let picture = try XCTUnwrap(ThumbnailPictures.cachedThumbnail(atPath: next.path, fitting: 128, workers: workers))

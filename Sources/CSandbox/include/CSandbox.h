@@ -73,8 +73,4 @@ int dossier_memfd_seal(int fd);
 /* True when fd is a memfd sealed against shrinking, growing and writing. */
 int dossier_memfd_is_sealed(int fd);
 
-/* Test-only misbehaviour for the containment tests (the worker offers it only when started
-   with --test-formats): a write through a null pointer. */
-void dossier_worker_test_crash(void);
-
 #endif

@@ -1,5 +1,6 @@
 import CGLib
 import CImaging
+import DecoderWire
 import Foundation
 import GObjectSupport
 
@@ -35,8 +36,6 @@ public struct ThumbnailPicture: Sendable {
 /// where GdkPixbuf hands images to glycin), scaled to the cell's size there, and come back as
 /// `ThumbnailPicture`s. Each call blocks its thread until the worker answers: never the main thread.
 public enum ThumbnailPictures {
-    /// The operation's name on the worker's socket.
-    static let operation = "thumbnail.picture"
     /// The longest side of a picture decoded (the cache's largest size is 1,024).
     static let largestSide = 4096
     /// The largest PNG read (a 4,096-pixel one at worst ratio is far smaller).
@@ -52,7 +51,7 @@ public enum ThumbnailPictures {
 
     /// `cachedThumbnail(atPath:fitting:)` in `workers` (the tests' workers with the test formats).
     package static func cachedThumbnail(atPath path: String, fitting edge: Int, workers: DecoderWorkerPool) -> ThumbnailPicture? {
-        picture(of: path, from: "png", fitting: edge, workers: workers)
+        picture(of: path, from: .png, fitting: edge, workers: workers)
     }
 
     /// The JPEG at `path`'s own EXIF thumbnail, upright, fitting `edge` pixels square; nil when
@@ -63,30 +62,31 @@ public enum ThumbnailPictures {
 
     /// `embeddedThumbnail(ofPhotoAt:fitting:)` in `workers`.
     package static func embeddedThumbnail(ofPhotoAt path: String, fitting edge: Int, workers: DecoderWorkerPool) -> ThumbnailPicture? {
-        picture(of: path, from: "exif", fitting: edge, workers: workers)
+        picture(of: path, from: .exif, fitting: edge, workers: workers)
     }
 
-    private static func picture(of path: String, from kind: String, fitting edge: Int, workers: DecoderWorkerPool) -> ThumbnailPicture? {
+    private static func picture(of path: String, from source: ThumbnailPictureOptions.Source, fitting edge: Int,
+                                workers: DecoderWorkerPool) -> ThumbnailPicture? {
         guard edge > 0, let fd = try? WorkerInput.open(path) else { return nil }
         defer { close(fd) }
-        let options = ["from": kind, "edge": String(min(edge, largestSide))]
-        guard let output = try? workers.perform(operation, input: fd, options: options) else { return nil }
+        let options = ThumbnailPictureOptions(source: source, edge: min(edge, largestSide))
+        guard let output = try? workers.perform(.thumbnailPicture(options), input: FileDescriptor(rawValue: fd)) else { return nil }
         return ThumbnailPicture(output)
     }
 
     // MARK: The worker's side
 
-    static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
-        guard let edge = options["edge"].flatMap(Int.init), (1...largestSide).contains(edge) else {
-            return (WorkerReply(error: "a picture request without its size"), nil)
+    static func perform(input: Int32, options: ThumbnailPictureOptions) -> (DecoderReply, Int32?) {
+        let edge = options.edge
+        guard (1...largestSide).contains(edge) else {
+            return (DecoderReply(error: "a picture request without its size"), nil)
         }
         let decoded: Pixbuf?
-        switch options["from"] {
-        case "png": decoded = png(read(input, upTo: largestPNG))
-        case "exif": decoded = embedded(JPEGMetadata(data: read(input, upTo: exifReach)))
-        default: return (WorkerReply(error: "no picture of that kind"), nil)
+        switch options.source {
+        case .png: decoded = png(read(input, upTo: largestPNG))
+        case .exif: decoded = embedded(JPEGMetadata(data: read(input, upTo: exifReach)))
         }
-        guard let decoded else { return (WorkerReply(error: "no picture"), nil) }
+        guard let decoded else { return (DecoderReply(error: "no picture"), nil) }
         return reply(scaled(decoded, fitting: edge))
     }
 
@@ -150,13 +150,13 @@ public enum ThumbnailPictures {
     }
 
     /// The pixbuf's pixels premultiplied into cairo's ARGB32 rows, in a sealed memfd.
-    private static func reply(_ image: Pixbuf) -> (WorkerReply, Int32?) {
+    private static func reply(_ image: Pixbuf) -> (DecoderReply, Int32?) {
         let pixbuf = image.pointer
         let width = image.width, height = image.height
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), rowstride = Int(gdk_pixbuf_get_rowstride(pixbuf))
         guard width > 0, height > 0, gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels == 3 || channels == 4,
               let pixels = gdk_pixbuf_read_pixels(pixbuf) else {
-            return (WorkerReply(error: "the picture has an unusual pixel format"), nil)
+            return (DecoderReply(error: "the picture has an unusual pixel format"), nil)
         }
         let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0 && channels == 4
         let stride = width * 4
@@ -181,8 +181,8 @@ public enum ThumbnailPictures {
             }
         }
         guard let fd = out.withUnsafeBytes({ SealedBlob.seal($0, name: "dossier-picture") }) else {
-            return (WorkerReply(error: "no memory for the picture"), nil)
+            return (DecoderReply(error: "no memory for the picture"), nil)
         }
-        return (WorkerReply(values: ["width": String(width), "height": String(height), "stride": String(stride)]), fd)
+        return (DecoderReply(values: ["width": String(width), "height": String(height), "stride": String(stride)]), fd)
     }
 }

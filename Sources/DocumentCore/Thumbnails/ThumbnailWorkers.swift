@@ -1,5 +1,6 @@
 import CGLib
 import CImaging
+import DecoderWire
 import Foundation
 import GObjectSupport
 
@@ -17,15 +18,15 @@ package enum ThumbnailWorkers {
         return limits
     }
 
-    /// The operation's name on the worker's socket.
-    static let operation = "thumbnail"
-
     /// Makes `source`'s picture at `edge` pixels with the thumbnailer `kind` in a worker.
     static func thumbnail(of source: inout ThumbnailSource, kind: String, edge: Int) throws(ThumbnailError) -> Pixbuf {
         let fd = open(source.path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw .unreadable(name: source.name, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        let options = ["kind": kind, "edge": String(edge), "name": source.name, "type": source.type.identifier]
+        guard let thumbnailerKind = ThumbnailOptions.Kind(rawValue: kind) else {
+            throw .decodingFailed(name: source.name, reason: "no thumbnailer \(kind)")
+        }
+        let options = ThumbnailOptions(kind: thumbnailerKind, edge: edge, name: source.name, type: source.type.identifier)
         let output = try perform(input: fd, options: options, name: source.name, thumbnailer: kind)
         if let width = output.values["imageWidth"].flatMap(Int.init), let height = output.values["imageHeight"].flatMap(Int.init) {
             source.dimensions = (width, height)
@@ -44,7 +45,7 @@ package enum ThumbnailWorkers {
             throw .thumbnailerFailed(name: source.name, thumbnailer: thumbnailer, reason: tr("it produced no image"))
         }
         defer { close(fd) }
-        let options = ["kind": "external", "edge": String(edge), "name": source.name, "thumbnailer": thumbnailer]
+        let options = ThumbnailOptions(kind: .external, edge: edge, name: source.name, thumbnailer: thumbnailer)
         guard let image = pixbuf(try perform(input: fd, options: options, name: source.name, thumbnailer: thumbnailer)) else {
             throw .thumbnailerFailed(name: source.name, thumbnailer: thumbnailer, reason: tr("its image could not be read"))
         }
@@ -52,9 +53,9 @@ package enum ThumbnailWorkers {
     }
 
     /// One thumbnail request, the worker's failures as `ThumbnailError`s.
-    private static func perform(input: Int32, options: [String: String], name: String,
+    private static func perform(input: Int32, options: ThumbnailOptions, name: String,
                                 thumbnailer: String) throws(ThumbnailError) -> DecoderWorker.Output {
-        try pool.perform(operation, input: input, options: options) { failure -> ThumbnailError in
+        try pool.perform(.thumbnail(options), input: input) { failure -> ThumbnailError in
             switch failure {
             case .refused(let message): .decodingFailed(name: name, reason: message)
             case .stopped(let how): .decodingFailed(name: name, reason: tr("the decoder stopped: %s", how))
@@ -81,27 +82,26 @@ package enum ThumbnailWorkers {
     }
 
     /// The worker's side: runs the thumbnailer on the file open at `input`.
-    static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
-        let name = options["name"] ?? "?"
-        guard let edge = options["edge"].flatMap(Int.init), edge > 0, edge <= 4096, let kind = options["kind"] else {
-            return (WorkerReply(error: "a thumbnail request without its size or kind"), nil)
+    static func perform(input: Int32, options: ThumbnailOptions) -> (DecoderReply, Int32?) {
+        let name = options.name, edge = options.edge
+        guard edge > 0, edge <= 4096 else {
+            return (DecoderReply(error: "a thumbnail request without its size"), nil)
         }
         var status = stat()
-        guard fstat(input, &status) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
+        guard fstat(input, &status) == 0 else { return (DecoderReply(error: String(cString: strerror(errno))), nil) }
         var source = ThumbnailSource(workerInput: input, name: name, size: Int64(status.st_size),
-                                     type: options["type"].map(DocumentType.init(mimeType:)) ?? DocumentType(fileName: name))
+                                     type: options.type.map(DocumentType.init(mimeType:)) ?? DocumentType(fileName: name))
         let image: Pixbuf
         do throws(ThumbnailError) {
-            switch kind {
-            case "image": image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
-            case "pdf": image = try PDFThumbnailer.thumbnail(of: &source, input: input, edge: edge)
-            case "text": image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
-            case "external":
-                image = try ExternalThumbnailer.decodeOutput(input, name: name, thumbnailer: options["thumbnailer"] ?? "?", edge: edge)
-            default: return (WorkerReply(error: "no thumbnailer \(kind)"), nil)
+            switch options.kind {
+            case .image: image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
+            case .pdf: image = try PDFThumbnailer.thumbnail(of: &source, input: input, edge: edge)
+            case .text: image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
+            case .external:
+                image = try ExternalThumbnailer.decodeOutput(input, name: name, thumbnailer: options.thumbnailer ?? "?", edge: edge)
             }
         } catch {
-            return (WorkerReply(failure: error), nil)
+            return (DecoderReply(failure: error), nil)
         }
         var values: [String: String] = [:]
         if let dimensions = source.dimensions {
@@ -121,7 +121,8 @@ package final class DecoderWorkerPool: Sendable {
     private let free: Locked<[Int]>
     private let available: DispatchSemaphore
 
-    /// `count` workers within `limits`; `testFormats` offers the test-only misbehaving decoders.
+    /// `count` workers within `limits`; `testFormats` starts the test decoder, which also misbehaves
+    /// on request.
     package init(count: Int, limits: DecoderWorker.Limits = DecoderWorker.Limits(), testFormats: Bool = false) {
         self.limits = limits
         workers = (0..<count).map { _ in DecoderWorker(limits: limits, testFormats: testFormats) }
@@ -144,9 +145,9 @@ package final class DecoderWorkerPool: Sendable {
     /// Whether each worker's process runs now (for tests).
     package var running: [Bool] { workers.map { $0.processID != nil } }
 
-    /// Runs `operation` in the first worker free; a request whose `cancellation` is set by then
+    /// Sends `request` to the first worker free; a request whose `cancellation` is set by then
     /// (its page went while it waited behind others) is dropped unsent, with `.cancelled`.
-    package func perform(_ operation: String, input: Int32, options: [String: String],
+    package func perform(_ request: DecoderRequest, input: FileDescriptor,
                          cancellation: Cancellation? = nil) throws(DecoderWorker.Failure) -> DecoderWorker.Output {
         if cancellation?.isCancelled == true { throw .cancelled }
         available.wait()
@@ -156,14 +157,14 @@ package final class DecoderWorkerPool: Sendable {
             available.signal()
         }
         if cancellation?.isCancelled == true { throw .cancelled }
-        return try workers[index].perform(operation, input: input, options: options)
+        return try workers[index].perform(request, input: input)
     }
 
-    /// Runs `operation` on each worker that is running, one after the other (waiting for one
+    /// Sends `request` to each worker that is running, one after the other (waiting for one
     /// that is busy), and starts none: for a request that lets go of what workers keep between
     /// requests (a PDF document left open). Failures are ignored.
-    package func performOnRunning(_ operation: String, input: Int32, options: [String: String]) {
-        for worker in workers { _ = try? worker.performIfRunning(operation, input: input, options: options) }
+    package func performOnRunning(_ request: DecoderRequest, input: FileDescriptor) {
+        for worker in workers { _ = try? worker.performIfRunning(request, input: input) }
     }
 
     /// The running workers' processes (bubblewrap's, under bubblewrap): for the tests that end a

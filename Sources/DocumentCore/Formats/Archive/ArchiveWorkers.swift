@@ -1,4 +1,5 @@
 import CSandbox
+import DecoderWire
 import Foundation
 
 /// Archives are read in decoder workers: the previewer's process sends the open archive and
@@ -12,10 +13,6 @@ import Foundation
 /// what the listing's own check cannot see (one entry whose data never ends: reading the next
 /// header skips it) and an extraction.
 enum ArchiveWorkers {
-    /// The operations' names on the worker's socket.
-    static let listOperation = "archive.list"
-    static let extractOperation = "archive.extract"
-
     // MARK: The caller's side
 
     /// The entries of the archive at `path`, in the archive's order, as a worker read them and
@@ -23,7 +20,7 @@ enum ArchiveWorkers {
     static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current,
                      cancellation: Cancellation? = nil) throws(ArchiveError) -> ArchiveListing {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let output = try perform(listOperation, on: path, options: ["raw": raw ? "1" : "0", "name": name],
+        let output = try perform(.archiveList(ArchiveListOptions(raw: raw, name: name)), on: path,
                                  workers: workers, cancellation: cancellation, unreadable: ArchiveError.unreadable)
         guard let blob = output.blob, let listing = blob.withUnsafeBytes({ ArchiveListingCoding.decode($0) }) else {
             throw .unreadable(tr("the decoder's answer could not be read"))
@@ -34,8 +31,8 @@ enum ArchiveWorkers {
     /// The bytes of the entry at `headerIndex`, whose stored path is `path`, of the archive at
     /// `archivePath`, decompressed by a worker.
     static func extract(headerIndex: Int, path: String, from archivePath: String, raw: Bool) throws(ArchiveError) -> SealedBlob {
-        let options = ["raw": raw ? "1" : "0", "index": String(headerIndex), "path": ArchiveReader.digest(path)]
-        let output = try perform(extractOperation, on: archivePath, options: options, workers: PreviewWorkers.current,
+        let options = ArchiveEntryOptions(raw: raw, index: headerIndex, pathDigest: ArchiveReader.digest(path))
+        let output = try perform(.archiveExtract(options), on: archivePath, workers: PreviewWorkers.current,
                                  unreadable: ArchiveError.cannotExtract)
         guard let blob = output.blob else { throw .cannotExtract(tr("the decoder's answer could not be read")) }
         return blob
@@ -44,7 +41,7 @@ enum ArchiveWorkers {
     /// Sends the archive at `path`, opened here, to a worker. A worker's own refusal comes back
     /// as it was (an `ArchiveError`); its end (a crash, a limit, the timeout) as `unreadable`
     /// with how it ended.
-    private static func perform(_ operation: String, on path: String, options: [String: String], workers: DecoderWorkerPool,
+    private static func perform(_ request: DecoderRequest, on path: String, workers: DecoderWorkerPool,
                                 cancellation: Cancellation? = nil,
                                 unreadable: (String) -> ArchiveError) throws(ArchiveError) -> DecoderWorker.Output {
         let fd: Int32
@@ -55,7 +52,7 @@ enum ArchiveWorkers {
             }
         }
         defer { close(fd) }
-        return try workers.perform(operation, input: fd, options: options, cancellation: cancellation) { failure -> ArchiveError in
+        return try workers.perform(request, input: fd, cancellation: cancellation) { failure -> ArchiveError in
             switch failure {
             case .refused(let message): unreadable(message)
             case .stopped(let how): unreadable(tr("the decoder stopped: %s", how))
@@ -74,28 +71,31 @@ enum ArchiveWorkers {
         _ = ArchiveReader.load()
     }
 
-    /// Lists the archive open at `input`, or takes one of its entries out.
-    static func perform(_ operation: String, input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
-        let raw = options["raw"] == "1"
+    /// Lists the archive open at `input`.
+    static func list(input: Int32, options: ArchiveListOptions) -> (DecoderReply, Int32?) {
         do throws(ArchiveError) {
-            switch operation {
-            case listOperation:
-                let listing = try ArchiveReader.list(input, raw: raw, name: options["name"] ?? "")
-                return try reply(ArchiveListingCoding.encode(listing))
-            case extractOperation:
-                guard let index = options["index"].flatMap(Int.init), index >= 0, index < ArchiveListing.entryLimit,
-                      let digest = options["path"] else { throw .cannotExtract("a request without the entry") }
-                return (WorkerReply(), try ArchiveReader.extract(input, raw: raw, headerIndex: index, pathDigest: digest))
-            default:
-                throw .unreadable("unknown operation \(operation)")
-            }
+            let listing = try ArchiveReader.list(input, raw: options.raw, name: options.name)
+            return try reply(ArchiveListingCoding.encode(listing))
         } catch {
-            return (WorkerReply(failure: error), nil)
+            return (DecoderReply(failure: error), nil)
+        }
+    }
+
+    /// Takes one entry of the archive open at `input` out.
+    static func extract(input: Int32, options: ArchiveEntryOptions) -> (DecoderReply, Int32?) {
+        do throws(ArchiveError) {
+            guard options.index >= 0, options.index < ArchiveListing.entryLimit else {
+                throw .cannotExtract("a request without the entry")
+            }
+            let bytes = try ArchiveReader.extract(input, raw: options.raw, headerIndex: options.index, pathDigest: options.pathDigest)
+            return (DecoderReply(), bytes)
+        } catch {
+            return (DecoderReply(failure: error), nil)
         }
     }
 
     /// `bytes` in a sealed memfd.
-    private static func reply(_ bytes: [UInt8]) throws(ArchiveError) -> (WorkerReply, Int32?) {
+    private static func reply(_ bytes: [UInt8]) throws(ArchiveError) -> (DecoderReply, Int32?) {
         let fd = dossier_memfd_create("dossier-archive-listing", UInt64(bytes.count))
         guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         var written = 0
@@ -112,6 +112,6 @@ enum ArchiveWorkers {
             close(fd)
             throw .unreadable("cannot seal the listing")
         }
-        return (WorkerReply(), fd)
+        return (DecoderReply(), fd)
     }
 }

@@ -1,3 +1,4 @@
+import DecoderWire
 import Foundation
 
 /// A font file's specimen (its name, its alphabet and a sample at several sizes), drawn in a
@@ -43,22 +44,21 @@ public struct FontSpecimen: Sendable {
         /// The widest line drawn, in device pixels (`width` × `scale`).
         public static let widest = 8192
 
-        var options: [String: String] {
-            ["width": String(width), "scale": String(scale), "dpi": String(dpi),
-             "antialias": String(antialias), "hintStyle": String(hintStyle), "hintMetrics": String(hintMetrics),
-             "roundsGlyphPositions": roundsGlyphPositions ? "1" : "0"]
+        /// The appearance as it goes to a worker.
+        var wire: FontAppearance {
+            FontAppearance(width: width, scale: scale, dpi: dpi, antialias: antialias, hintStyle: hintStyle,
+                           hintMetrics: hintMetrics, roundsGlyphPositions: roundsGlyphPositions)
         }
 
-        /// The appearance a request's `options` give, when they are whole and within bounds.
-        init?(options: [String: String]) {
-            guard let width = options["width"].flatMap(Int.init), let scale = options["scale"].flatMap(Int.init),
-                  let dpi = options["dpi"].flatMap(Double.init), (1...4).contains(scale), width > 0,
-                  width * scale <= Self.widest, (24...480).contains(dpi) else { return nil }
-            self.init(width: width, scale: scale, dpi: dpi)
-            antialias = options["antialias"].flatMap(Int32.init) ?? 0
-            hintStyle = options["hintStyle"].flatMap(Int32.init) ?? 0
-            hintMetrics = options["hintMetrics"].flatMap(Int32.init) ?? 0
-            roundsGlyphPositions = options["roundsGlyphPositions"] != "0"
+        /// The appearance a worker was sent, when it is within bounds.
+        init?(_ wire: FontAppearance) {
+            guard (1...4).contains(wire.scale), wire.width > 0, wire.width <= Self.widest / wire.scale,
+                  (24...480).contains(wire.dpi) else { return nil }
+            self.init(width: wire.width, scale: wire.scale, dpi: wire.dpi)
+            antialias = wire.antialias
+            hintStyle = wire.hintStyle
+            hintMetrics = wire.hintMetrics
+            roundsGlyphPositions = wire.roundsGlyphPositions
         }
     }
 

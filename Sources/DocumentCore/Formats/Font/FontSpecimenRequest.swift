@@ -1,17 +1,12 @@
+import DecoderWire
 import Foundation
 
 extension FontSpecimen {
-    /// The operation's name on the worker's socket.
-    static let operation = "font-specimen"
-
     /// One request at a time goes to the previewer's workers (`PreviewWorkers`, which the
     /// previewer service starts as it starts: a first font does not wait for a worker of its own
     /// to start beside GTK); one whose askers all went away while it waited is dropped before it
     /// is drawn (an arrow key held down in a folder of fonts).
     static let requests = DispatchQueue(label: "dossier.font-specimen", qos: .userInitiated)
-
-    /// The operation that readies a worker for fonts (`warm(fileAt:)`).
-    static let warmOperation = "font-warm"
 
     /// Readies the previewer's worker to draw the font file at `path`, off the caller's thread:
     /// the previewer service does so for its first item while GTK starts, when it cannot yet ask
@@ -21,7 +16,7 @@ extension FontSpecimen {
         requests.async {
             guard let fd = try? WorkerInput.open(path) else { return }
             defer { close(fd) }
-            _ = try? PreviewWorkers.current.perform(warmOperation, input: fd, options: [:], cancellation: nil)
+            _ = try? PreviewWorkers.current.perform(.fontWarm, input: FileDescriptor(rawValue: fd), cancellation: nil)
         }
     }
 
@@ -78,7 +73,7 @@ extension FontSpecimen {
         do { fd = try WorkerInput.open(path) } catch { throw .unreadable(error.reason) }
         defer { close(fd) }
         sent.withLock { $0 += 1 }
-        let output = try worker.perform(operation, input: fd, options: appearance.options, cancellation: nil) { failure -> FontSpecimenError in
+        let output = try worker.perform(.fontSpecimen(appearance.wire), input: fd) { failure -> FontSpecimenError in
             switch failure {
             case .refused(let message): .notDrawable(message)
             case .stopped(let how): .decoderStopped(how)

@@ -1,4 +1,5 @@
 import CImaging
+import DecoderWire
 import Foundation
 import GObjectSupport
 
@@ -11,17 +12,14 @@ enum SpecimenDrawing {
     /// The largest drawing, in bytes: a font whose metrics claim lines a mile high is refused.
     static let largest = 128 << 20
 
-    static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
-        guard let appearance = FontSpecimen.Appearance(options: options) else {
-            return (WorkerReply(error: "a font request without its width, scale or resolution"), nil)
-        }
-        var (reply, output): (WorkerReply, Int32?)
+    static func perform(input: Int32, appearance: FontSpecimen.Appearance) -> (DecoderReply, Int32?) {
+        var (reply, output): (DecoderReply, Int32?)
         do throws(FontFileError) {
             (reply, output) = try draw(FontFile.load(input), appearance)
         } catch {
-            (reply, output) = (WorkerReply(error: error.message), nil)
+            (reply, output) = (DecoderReply(error: error.message), nil)
         }
-        if FontFile.names.usedUp { reply.values[WorkerReply.leaving] = "1" }
+        reply.isLeaving = FontFile.names.usedUp
         return (reply, output)
     }
 
@@ -29,18 +27,16 @@ enum SpecimenDrawing {
     /// nothing: the previewer service's first font is sent so while GTK starts, so that the
     /// worker's first use of fontconfig, Pango, HarfBuzz, FreeType and cairo, which is slow, is
     /// over when the page asks for the specimen.
-    static func warm(input: Int32) -> (WorkerReply, Int32?) {
+    static func warm(input: Int32) -> (DecoderReply, Int32?) {
         let appearance = FontSpecimen.Appearance(width: 400, scale: 1, dpi: 96)
         if let font = try? FontFile.load(input), let (_, output) = try? draw(font, appearance, oneLine: true), let output {
             close(output)
         }
-        var reply = WorkerReply(values: [:])
-        if FontFile.names.usedUp { reply.values[WorkerReply.leaving] = "1" }
-        return (reply, nil)
+        return (DecoderReply(isLeaving: FontFile.names.usedUp), nil)
     }
 
     private static func draw(_ font: FontFile, _ appearance: FontSpecimen.Appearance,
-                             oneLine: Bool = false) throws(FontFileError) -> (WorkerReply, Int32?) {
+                             oneLine: Bool = false) throws(FontFileError) -> (DecoderReply, Int32?) {
         guard let map = dossier_font_map_new_for_config(font.config) else { throw FontFileError(tr("The font could not be read.")) }
         defer { g_object_unref(UnsafeMutableRawPointer(map)) }
         guard let context = pango_font_map_create_context(map) else { throw FontFileError(tr("The font could not be read.")) }
@@ -130,6 +126,6 @@ enum SpecimenDrawing {
             close(fd)
             throw FontFileError(tr("The font could not be read."))
         }
-        return (WorkerReply(values: ["specimen": text]), fd)
+        return (DecoderReply(values: ["specimen": text]), fd)
     }
 }

@@ -1,6 +1,7 @@
 import CGLib
 import CImaging
 import CSandbox
+import DecoderWire
 import Foundation
 import GObjectSupport
 
@@ -11,9 +12,6 @@ import GObjectSupport
 /// faster, an SVG is drawn at that size), turned upright as its EXIF orientation says, or an
 /// animation's frames. Pixels go into a sealed memfd.
 enum ImageDecoder {
-    /// The operation's name on the worker's socket.
-    static let operation = "image"
-
     /// gdk-pixbuf's formats that may hold several frames.
     static let animatedFormats: Set<String> = ["gif", "webp", "ani"]
 
@@ -41,44 +39,41 @@ enum ImageDecoder {
 
         init() {}
 
-        init(options: [String: String]) {
-            edge = options["edge"].flatMap(Int32.init).map { max($0, 1) }
-            width = options["width"].flatMap(Int32.init).map { max($0, 1) }
-            still = options["still"] == "1"
-            enlarge = options["enlarge"] == "1"
-            pixelLimit = options["pixelLimit"].flatMap(Int.init) ?? ImageDecoding.pixelLimit
-            jpegThroughLibjpeg = options["jpeg"] == "libjpeg"
+        /// The request a worker was sent, its sizes at least one pixel.
+        init(_ options: ImageOptions) {
+            edge = options.edge.map { max($0, 1) }
+            width = options.width.map { max($0, 1) }
+            still = options.still
+            enlarge = options.enlarge
+            pixelLimit = options.pixelLimit
+            jpegThroughLibjpeg = options.jpegThroughLibjpeg
         }
 
-        var options: [String: String] {
-            var options: [String: String] = ["pixelLimit": String(pixelLimit)]
-            if let edge { options["edge"] = String(edge) }
-            if let width { options["width"] = String(width) }
-            if still { options["still"] = "1" }
-            if enlarge { options["enlarge"] = "1" }
-            if jpegThroughLibjpeg { options["jpeg"] = "libjpeg" }
-            return options
+        /// The request as it goes to a worker.
+        var options: ImageOptions {
+            ImageOptions(edge: edge, width: width, enlarge: enlarge, still: still, pixelLimit: pixelLimit,
+                         jpegThroughLibjpeg: jpegThroughLibjpeg)
         }
     }
 
     /// The worker's side: decodes the file open at `input`.
-    static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
-        decode(path: "/proc/self/fd/\(input)", Request(options: options))
+    static func perform(input: Int32, request: Request) -> (DecoderReply, Int32?) {
+        decode(path: "/proc/self/fd/\(input)", request)
     }
 
     /// Decodes the image at `path`: the reply's values and the memfd of its pixels, or the
     /// reply's error (an `ImageDecodingError` in JSON).
-    static func decode(path: String, _ request: Request) -> (WorkerReply, Int32?) {
+    static func decode(path: String, _ request: Request) -> (DecoderReply, Int32?) {
         do throws(ImageDecodingError) {
             if request.jpegThroughLibjpeg, let decoded = try jpeg(path, request) { return decoded }
             return try pixbuf(path, request)
         } catch {
-            return (WorkerReply(failure: error), nil)
+            return (DecoderReply(failure: error), nil)
         }
     }
 
     /// Through GdkPixbuf's loaders: the header first, then an animation's frames or the image.
-    private static func pixbuf(_ path: String, _ request: Request) throws(ImageDecodingError) -> (WorkerReply, Int32?) {
+    private static func pixbuf(_ path: String, _ request: Request) throws(ImageDecodingError) -> (DecoderReply, Int32?) {
         guard let header = ImageHeader(path: path) else { throw .unrecognised }
         guard header.fits(pixelLimit: request.pixelLimit) else { throw .tooLarge(width: header.width, height: header.height) }
         // Only formats that can move are opened as an animation: for the others GdkPixbuf would
@@ -130,7 +125,7 @@ enum ImageDecoder {
 
     /// A JPEG through libjpeg with DCT scaling, turned upright; nil when libjpeg does not read
     /// it as a JPEG (GdkPixbuf then tries).
-    private static func jpeg(_ path: String, _ request: Request) throws(ImageDecodingError) -> (WorkerReply, Int32?)? {
+    private static func jpeg(_ path: String, _ request: Request) throws(ImageDecodingError) -> (DecoderReply, Int32?)? {
         guard let file = fopen(path, "rb") else { throw .unreadable(String(cString: strerror(errno))) }
         defer { fclose(file) }
         guard let header = ImageHeader.jpeg(file), header.width > 0, header.height > 0 else { return nil }
@@ -153,7 +148,7 @@ enum ImageDecoder {
     }
 
     /// A pixbuf's rows in a sealed memfd, with their layout and `values`.
-    private static func reply(_ image: Pixbuf, values: [String: String]) throws(ImageDecodingError) -> (WorkerReply, Int32?) {
+    private static func reply(_ image: Pixbuf, values: [String: String]) throws(ImageDecodingError) -> (DecoderReply, Int32?) {
         let (reply, fd) = WorkerDecoders.reply(pixels: image.pointer, values: values)
         if let error = reply.error { throw .undecodable(error) }
         return (reply, fd)
@@ -161,7 +156,7 @@ enum ImageDecoder {
 
     /// An animation's frames, composited at its size (RGBA), one after the other in a sealed
     /// memfd, with how long each shows and how many times they play.
-    private static func frames(of animation: OpaquePointer) throws(ImageDecodingError) -> (WorkerReply, Int32?) {
+    private static func frames(of animation: OpaquePointer) throws(ImageDecodingError) -> (DecoderReply, Int32?) {
         let width = Int(gdk_pixbuf_animation_get_width(animation)), height = Int(gdk_pixbuf_animation_get_height(animation))
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, width * height * 4 <= animationByteLimit,
               let iterator = dossier_animation_iter_new(animation) else { throw .unrecognised }
@@ -208,7 +203,7 @@ enum ImageDecoder {
             close(fd)
             throw .undecodable(tr("the animation has no frames"))
         }
-        return (WorkerReply(values: ["animation": "1", "width": String(width), "height": String(height),
+        return (DecoderReply(values: ["animation": "1", "width": String(width), "height": String(height),
                                      "stride": String(stride), "channels": "4", "frames": String(delays.count),
                                      "delays": delays.map(String.init).joined(separator: ","), "loops": String(loops)]), fd)
     }

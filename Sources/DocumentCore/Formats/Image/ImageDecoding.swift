@@ -1,3 +1,4 @@
+import DecoderWire
 import Foundation
 
 /// Images for the previewer (the image view, the prefetch of a first image, printing, the
@@ -72,13 +73,13 @@ public enum ImageDecoding {
             }
         }
         defer { close(fd) }
-        let output = try PreviewWorkers.current.perform(ImageDecoder.operation, input: fd, options: request.options,
-                                                        cancellation: cancellation, failing: error)
+        let output = try PreviewWorkers.current.perform(.image(request.options), input: fd, cancellation: cancellation,
+                                                        failing: error)
         return try image(from: output)
     }
 
     /// A decoding done in this process (glycin's case): its reply read as a worker's is.
-    private static func image(from reply: WorkerReply, fd: Int32?) throws(ImageDecodingError) -> DecodedImage {
+    private static func image(from reply: DecoderReply, fd: Int32?) throws(ImageDecodingError) -> DecodedImage {
         if let message = reply.error {
             if let fd { close(fd) }
             throw WorkerFailure.decoded(message, as: ImageDecodingError.self) ?? .undecodable(message)

@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import DecoderWire
 import Foundation
 import GObjectSupport
 
@@ -12,19 +13,19 @@ import GObjectSupport
 /// not pay for it), and reads the caller's plugin registry (`GStreamerRegistry`) without
 /// updating it.
 enum MediaDiscoverer {
-    static func perform(input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
+    static func perform(input: Int32) -> (DecoderReply, Int32?) {
         do throws(MediaError) {
             return try discover(input)
         } catch {
             let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
-            var reply = WorkerReply(error: encoded ?? error.description)
+            var reply = DecoderReply(error: encoded ?? error.description)
             // Without the registry this worker can never inspect: the next one is given it.
-            if error == .noRegistry { reply.values[WorkerReply.leaving] = "1" }
+            reply.isLeaving = error == .noRegistry
             return (reply, nil)
         }
     }
 
-    private static func discover(_ input: Int32) throws(MediaError) -> (WorkerReply, Int32?) {
+    private static func discover(_ input: Int32) throws(MediaError) -> (DecoderReply, Int32?) {
         guard let registry = getenv("GST_REGISTRY_1_0"), access(registry, R_OK) == 0 else { throw .noRegistry }
         var info = DossierMediaInfo()
         var message: UnsafeMutablePointer<CChar>?
@@ -46,13 +47,13 @@ enum MediaDiscoverer {
             if let text { values[name] = String(String(cString: text).prefix(MediaInspection.textLimit)) }
         }
         if info.duration != UInt64.max { values["duration"] = String(info.duration) }
-        guard let bytes = info.cover, let (cover, fd) = coverPixels(bytes) else { return (WorkerReply(values: values), nil) }
-        return (WorkerReply(values: cover.values.merging(values) { _, media in media }), fd)
+        guard let bytes = info.cover, let (cover, fd) = coverPixels(bytes) else { return (DecoderReply(values: values), nil) }
+        return (DecoderReply(values: cover.values.merging(values) { _, media in media }), fd)
     }
 
     /// The cover's bytes decoded as an image file is (in a memfd of its own, read as
     /// `/proc/self/fd/M`): nil when they are not an image the decoders read.
-    private static func coverPixels(_ bytes: OpaquePointer) -> (WorkerReply, Int32)? {
+    private static func coverPixels(_ bytes: OpaquePointer) -> (DecoderReply, Int32)? {
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size), size > 0,
               let file = SealedBlob.seal(UnsafeRawBufferPointer(start: data, count: Int(size)), name: "dossier-cover") else { return nil }

@@ -1,3 +1,4 @@
+import DecoderWire
 import Foundation
 
 /// What a media file holds, found out of process: the file goes to a decoder worker as an open
@@ -7,8 +8,6 @@ import Foundation
 ///
 /// It asks the previewer's own workers (`PreviewWorkers`), as images and archives do.
 public enum MediaInspection {
-    /// The operation's name on the worker's socket.
-    static let operation = "media"
     /// The longest the discoverer may take, inside the worker's own limits.
     static let discovererTimeout: Duration = .seconds(5)
     /// Cover art is decoded no larger than this on its long side.
@@ -45,7 +44,7 @@ public enum MediaInspection {
     }
 
     private static func ask(_ workers: DecoderWorkerPool, input: Int32) throws(MediaError) -> MediaDetails {
-        let output = try workers.perform(operation, input: input, options: [:]) { failure -> MediaError in
+        let output = try workers.perform(.media, input: input) { failure -> MediaError in
             switch failure {
             case .refused(let message): .unreadable(message)
             case .stopped(let how): .decoderStopped(how)

@@ -1,3 +1,4 @@
+import DecoderWire
 import Foundation
 
 /// A PDF open for the previewer or for printing, read by poppler in a decoder worker: this
@@ -27,7 +28,7 @@ package final class PDFDocument: Sendable {
     deinit {
         let input = input, session = session, workers = workers
         PDFWorkers.closing.async {
-            workers.performOnRunning(PDFSession.closeOperation, input: input, options: ["session": session])
+            workers.performOnRunning(.pdfClose(session: session), input: FileDescriptor(rawValue: input))
             close(input)
         }
     }
@@ -55,7 +56,7 @@ package final class PDFDocument: Sendable {
         }
         let session = UUID().uuidString
         do {
-            let output = try PDFWorkers.perform(PDFSession.openOperation, input: fd, options: ["session": session], workers: workers)
+            let output = try PDFWorkers.perform(.pdfOpen(session: session), input: fd, workers: workers)
             guard let count = output.values["pages"].flatMap(Int.init), count > 0, count <= PDFSession.pageLimit,
                   let blob = output.blob, blob.count == count * 16 else { throw PDFError.badAnswer }
             let sizes = blob.withUnsafeBytes { bytes in
@@ -78,9 +79,8 @@ package final class PDFDocument: Sendable {
     /// Blocking.
     package func draw(page index: Int, width: Int, text: Bool, forPrinting: Bool = false) throws(PDFError) -> PDFPageDrawing {
         guard pageSizes.indices.contains(index) else { throw .pageNotDrawn(index) }
-        let options = ["session": session, "page": String(index), "width": String(width), "text": text ? "1" : "0",
-                       "print": forPrinting ? "1" : "0"]
-        let output = try PDFWorkers.perform(PDFSession.pageOperation, input: input, options: options, workers: workers)
+        let options = PDFPageOptions(session: session, page: index, width: width, text: text, forPrinting: forPrinting)
+        let output = try PDFWorkers.perform(.pdfPage(options), input: input, workers: workers)
         guard let blob = output.blob,
               let drawnWidth = output.values["width"].flatMap(Int.init), let height = output.values["height"].flatMap(Int.init),
               let stride = output.values["stride"].flatMap(Int.init), let pixelBytes = output.values["pixelBytes"].flatMap(Int.init),
@@ -106,9 +106,8 @@ enum PDFWorkers {
 
     /// One request to `workers`; its failures as `PDFError`s (the worker's own refusals come
     /// back as it sent them).
-    static func perform(_ operation: String, input: Int32, options: [String: String],
-                        workers: DecoderWorkerPool) throws(PDFError) -> DecoderWorker.Output {
-        try workers.perform(operation, input: input, options: options) { failure -> PDFError in
+    static func perform(_ request: DecoderRequest, input: Int32, workers: DecoderWorkerPool) throws(PDFError) -> DecoderWorker.Output {
+        try workers.perform(request, input: input) { failure -> PDFError in
             switch failure {
             case .refused(let message): .unreadable(message)
             case .stopped(let how): .decoderStopped(how)

@@ -1,5 +1,6 @@
 import CImaging
 import CSandbox
+import DecoderWire
 import Foundation
 
 /// The worker's side of `PDFDocument`: a PDF kept open in poppler across requests, so that each
@@ -9,10 +10,6 @@ import Foundation
 /// At most two documents stay open in a worker (the previewer's and a printout's); `pdf.close`
 /// lets one go.
 enum PDFSession {
-    /// The operations' names on the worker's socket.
-    static let openOperation = "pdf.open"
-    static let pageOperation = "pdf.page"
-    static let closeOperation = "pdf.close"
     /// The most pages a document may have (their sizes come back as 16 bytes each).
     static let pageLimit = 200_000
     /// The most documents a worker keeps open.
@@ -21,32 +18,38 @@ enum PDFSession {
     // The worker serves one request at a time, on one thread.
     nonisolated(unsafe) private static var documents: [(session: String, document: PopplerDocument)] = []
 
-    static func perform(_ operation: String, input: Int32, options: [String: String]) -> (WorkerReply, Int32?) {
+    /// Opens the document under `session` (or finds it open): its page sizes.
+    static func open(input: Int32, session: String) -> (DecoderReply, Int32?) {
+        answer { () throws(PDFError) in try sizes(of: document(session, input: input)) }
+    }
+
+    /// Draws a page of the document opened under the request's session.
+    static func page(_ options: PDFPageOptions, input: Int32) -> (DecoderReply, Int32?) {
+        answer { () throws(PDFError) in
+            try draw(document(options.session, input: input), page: options.page, width: options.width, text: options.text,
+                     forPrinting: options.forPrinting)
+        }
+    }
+
+    /// Lets the document opened under `session` go.
+    static func close(session: String) -> (DecoderReply, Int32?) {
+        documents.removeAll { $0.session == session }
+        return (DecoderReply(), nil)
+    }
+
+    /// `body`'s reply, or its error as the reply's (a `PDFError` in JSON).
+    private static func answer(_ body: () throws(PDFError) -> (DecoderReply, Int32?)) -> (DecoderReply, Int32?) {
         do throws(PDFError) {
-            guard let session = options["session"], !session.isEmpty else { throw .unreadable("a request without its session") }
-            switch operation {
-            case openOperation:
-                return try sizes(of: document(session, input: input))
-            case pageOperation:
-                guard let index = options["page"].flatMap(Int.init), let width = options["width"].flatMap(Int.init) else {
-                    throw .unreadable("a page request without its page or width")
-                }
-                return try draw(document(session, input: input), page: index, width: width,
-                                text: options["text"] == "1", forPrinting: options["print"] == "1")
-            case closeOperation:
-                documents.removeAll { $0.session == session }
-                return (WorkerReply(), nil)
-            default:
-                throw .unreadable("unknown operation \(operation)")
-            }
+            return try body()
         } catch {
             let encoded = (try? JSONEncoder().encode(error)).flatMap { String(data: $0, encoding: .utf8) }
-            return (WorkerReply(error: encoded ?? error.description), nil)
+            return (DecoderReply(error: encoded ?? error.description), nil)
         }
     }
 
     /// The session's document, opened from `input` when this worker does not hold it.
     private static func document(_ session: String, input: Int32) throws(PDFError) -> PopplerDocument {
+        guard !session.isEmpty else { throw .unreadable("a request without its session") }
         if let open = documents.first(where: { $0.session == session }) { return open.document }
         let document = try PopplerDocument(input: input)
         guard document.pageCount > 0 else { throw .noPages }
@@ -57,7 +60,7 @@ enum PDFSession {
     }
 
     /// The number of pages, and every page's size in points (two f64 each) in a sealed memfd.
-    private static func sizes(of document: PopplerDocument) throws(PDFError) -> (WorkerReply, Int32?) {
+    private static func sizes(of document: PopplerDocument) throws(PDFError) -> (DecoderReply, Int32?) {
         let count = min(document.pageCount, pageLimit)
         var sizes: [Double] = []
         sizes.reserveCapacity(count * 2)
@@ -67,19 +70,19 @@ enum PDFSession {
         }
         let fd = sizes.withUnsafeBytes { SealedBlob.seal($0, name: "dossier-pdf-sizes") }
         guard let fd else { throw .unreadable(tr("out of memory")) }
-        return (WorkerReply(values: ["pages": String(count)]), fd)
+        return (DecoderReply(values: ["pages": String(count)]), fd)
     }
 
     /// Page `index` drawn on white `width` pixels wide, its links and (with `text`) its
     /// characters' boxes, all in one sealed memfd (`PDFPageCoding`).
     private static func draw(_ document: PopplerDocument, page index: Int, width: Int, text: Bool,
-                             forPrinting: Bool) throws(PDFError) -> (WorkerReply, Int32?) {
+                             forPrinting: Bool) throws(PDFError) -> (DecoderReply, Int32?) {
         guard index >= 0, index < document.pageCount, let size = document.size(ofPage: index) else { throw .pageNotDrawn(index) }
         let scale = Double(width) / size.width
         let height = Int((size.height * scale).rounded())
         guard width > 0, width <= PDFPageCoding.sideLimit, height > 0, height <= PDFPageCoding.sideLimit,
               width * height <= PDFPageCoding.pixelLimit else { throw .pageNotDrawn(index) }
-        return try document.withPage(index) { page throws(PDFError) -> (WorkerReply, Int32?) in
+        return try document.withPage(index) { page throws(PDFError) -> (DecoderReply, Int32?) in
             guard let page else { throw .pageNotDrawn(index) }
             let trailer = PDFPageCoding.encode(
                 links: forPrinting ? [] : PopplerDocument.links(of: page, scale: scale, limit: PDFPageCoding.linkLimit),
@@ -92,7 +95,7 @@ enum PDFSession {
             // Drawn straight into the memfd, which is unmapped before it is sealed (a writable
             // mapping would keep the seal from being set).
             guard let mapping = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED else {
-                close(fd)
+                Glibc.close(fd)
                 throw .unreadable(tr("out of memory"))
             }
             let pixels = mapping.assumingMemoryBound(to: UInt8.self)
@@ -110,10 +113,10 @@ enum PDFSession {
             }
             munmap(mapping, total)
             guard dossier_memfd_seal(fd) == 0 else {
-                close(fd)
+                Glibc.close(fd)
                 throw .unreadable("cannot seal the page")
             }
-            return (WorkerReply(values: ["width": String(width), "height": String(height), "stride": String(stride),
+            return (DecoderReply(values: ["width": String(width), "height": String(height), "stride": String(stride),
                                          "pixelBytes": String(pixelBytes)]), fd)
         }
     }

@@ -1,6 +1,7 @@
 import CGLib
 import CImaging
 import CSandbox
+import DecoderWire
 import Foundation
 import GObjectSupport
 
@@ -117,13 +118,14 @@ public final class DecoderWorker: @unchecked Sendable {
     private let requested: Confinement?
     private let bubblewrap: String?
     private let executable: String
-    private let testFormats: Bool
     private let state = Locked(Running?.none)
 
     private struct Running: Sendable {
         let pid: pid_t
-        let socket: Int32
+        let socket: FileDescriptor
         let confinement: Confinement
+        /// The worker said which protocol it speaks (its first packet), and it is this build's.
+        var isGreeted = false
         /// The worker has answered a request: it started.
         var hasAnswered = false
     }
@@ -132,9 +134,10 @@ public final class DecoderWorker: @unchecked Sendable {
     /// Left to choose (nil), it tries bubblewrap with its first start rather than by running
     /// it beforehand: a worker that bubblewrap could not start is started again with seccomp and
     /// limits only, which it says once in the log, and so are the later ones.
-    /// `testFormats` offers the test-only misbehaving decoders (the containment tests);
-    /// `bubblewrap` replaces the one in PATH (the tests' bubblewrap that cannot run).
-    public convenience init(confinement: Confinement? = nil, limits: Limits = Limits(), executable: String? = nil,
+    /// `testFormats` starts the test decoder instead, which also misbehaves on request (the
+    /// containment tests); `bubblewrap` replaces the one in PATH (the tests' bubblewrap that
+    /// cannot run).
+    package convenience init(confinement: Confinement? = nil, limits: Limits = Limits(), executable: String? = nil,
                             testFormats: Bool = false) {
         self.init(confinement: confinement, limits: limits, executable: executable, testFormats: testFormats,
                   bubblewrap: Confinement.bubblewrapPath)
@@ -143,8 +146,7 @@ public final class DecoderWorker: @unchecked Sendable {
     package init(confinement: Confinement?, limits: Limits, executable: String?, testFormats: Bool, bubblewrap: String?) {
         requested = confinement
         self.limits = limits
-        self.executable = executable ?? Self.defaultExecutable
-        self.testFormats = testFormats
+        self.executable = executable ?? (testFormats ? Self.testExecutable : Self.defaultExecutable)
         self.bubblewrap = bubblewrap
     }
 
@@ -171,35 +173,34 @@ public final class DecoderWorker: @unchecked Sendable {
     /// request in progress.
     package var processID: pid_t? { state.withLock { $0?.pid } }
 
-    /// Runs `operation` on the file open at `input` (read-only; the caller keeps it), with
-    /// `options`; blocks until the worker answers, dies or times out. Not on the main thread.
-    public func perform(_ operation: String, input: Int32, options: [String: String] = [:]) throws(Failure) -> Output {
+    /// Sends `request` with the file open at `input` (read-only; the caller keeps it); blocks
+    /// until the worker answers, dies or times out. Not on the main thread.
+    package func perform(_ request: DecoderRequest, input: FileDescriptor) throws(Failure) -> Output {
         try state.withLock { running in
-            Result { () throws(Failure) -> Output in try exchange(operation, input: input, options: options, running: &running) }
+            Result { () throws(Failure) -> Output in try exchange(request, input: input, running: &running) }
         }.get()
     }
 
-    /// Runs `operation` as `perform` does when the worker is running; nil, and no worker started,
-    /// when it is not.
-    public func performIfRunning(_ operation: String, input: Int32, options: [String: String] = [:]) throws(Failure) -> Output? {
+    /// Sends `request` as `perform` does when the worker is running; nil, and no worker
+    /// started, when it is not.
+    package func performIfRunning(_ request: DecoderRequest, input: FileDescriptor) throws(Failure) -> Output? {
         try state.withLock { running in
             Result { () throws(Failure) -> Output? in
                 guard running != nil else { return nil }
-                return try exchange(operation, input: input, options: options, running: &running)
+                return try exchange(request, input: input, running: &running)
             }
         }.get()
     }
 
     /// One request and its reply, with the lock held; `running` is cleared when the worker ended.
     /// A worker that bubblewrap, chosen by itself, could not start is started again without it.
-    private func exchange(_ operation: String, input: Int32, options: [String: String],
-                          running: inout Running?) throws(Failure) -> Output {
+    private func exchange(_ request: DecoderRequest, input: FileDescriptor, running: inout Running?) throws(Failure) -> Output {
         do {
-            return try exchangeOnce(operation, input: input, options: options, running: &running)
+            return try exchangeOnce(request, input: input, running: &running)
         } catch .cannotStartUnderBubblewrap(let bwrap) {
             Confinement.noteBubblewrapCannotRun(bwrap)
             return try Result { () throws(Ending) -> Output in
-                try exchangeOnce(operation, input: input, options: options, running: &running)
+                try exchangeOnce(request, input: input, running: &running)
             }.mapError(\.failure).get()
         } catch {
             throw error.failure
@@ -230,34 +231,58 @@ public final class DecoderWorker: @unchecked Sendable {
         return .failed(.crashed(how))
     }
 
-    private func exchangeOnce(_ operation: String, input: Int32, options: [String: String],
-                              running: inout Running?) throws(Ending) -> Output {
+    private func exchangeOnce(_ request: DecoderRequest, input: FileDescriptor, running: inout Running?) throws(Ending) -> Output {
         if running == nil { running = try Result { () throws(Failure) in try start() }.mapError(Ending.failed).get() }
         guard let worker = running else { throw .failed(.cannotStart("no worker")) }
-        StageTrace.mark("send \(operation)")
-        guard WorkerWire.send(WorkerRequest(operation: operation, options: options), fd: input, on: worker.socket) else {
+        StageTrace.mark("send \(request.name)")
+        guard DecoderWire.send(request, with: input, on: worker.socket) else {
             running = nil
             throw ended(worker)
         }
-        let timeout = limits.timeout.components
-        let milliseconds = Int32(clamping: timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
-        guard dossier_packet_wait(worker.socket, milliseconds) == 1 else {
+        if !worker.isGreeted {
+            try receiveHello(from: worker, running: &running)
+        }
+        guard DecoderWire.wait(on: worker.socket, timeout: limits.timeout) else {
             running = nil
             Self.stop(worker)
             throw .failed(.timedOut)
         }
-        StageTrace.mark("reply \(operation)")
-        switch WorkerWire.receive(WorkerReply.self, on: worker.socket) {
+        StageTrace.mark("reply \(request.name)")
+        switch DecoderWire.receive(DecoderReply.self, on: worker.socket) {
         case .message(let reply, let fd):
             running?.hasAnswered = true
-            if reply.values[WorkerReply.leaving] != nil {
+            if reply.isLeaving {
                 running = nil
                 Self.stop(worker)
             }
-            let blob = fd >= 0 ? SealedBlob(adopting: fd) : nil
+            let blob = fd.flatMap { SealedBlob(adopting: $0.rawValue) }
             if let error = reply.error { throw .failed(.decoder(error)) }
-            if fd >= 0, blob == nil { throw .failed(.decoder("the worker's result was not sealed")) }
+            if fd != nil, blob == nil { throw .failed(.decoder("the worker's result was not sealed")) }
             return Output(values: reply.values, blob: blob)
+        case .end, .garbled:
+            running = nil
+            throw ended(worker)
+        }
+    }
+
+    /// A new worker's first packet: the protocol it speaks, which must be this build's (a
+    /// `dossier-decoder` left from another version is not used).
+    private func receiveHello(from worker: Running, running: inout Running?) throws(Ending) {
+        guard DecoderWire.wait(on: worker.socket, timeout: limits.timeout) else {
+            running = nil
+            Self.stop(worker)
+            throw .failed(.timedOut)
+        }
+        switch DecoderWire.receive(DecoderHello.self, on: worker.socket) {
+        case .message(let hello, let fd):
+            fd?.close()
+            guard hello.version == DecoderHello.currentVersion else {
+                running = nil
+                Self.stop(worker)
+                throw .failed(.cannotStart(tr("the decoder speaks protocol %s, not %s", String(hello.version),
+                                              String(DecoderHello.currentVersion))))
+            }
+            running?.isGreeted = true
         case .end, .garbled:
             running = nil
             throw ended(worker)
@@ -274,6 +299,15 @@ public final class DecoderWorker: @unchecked Sendable {
     }()
 
     // MARK: Starting and stopping
+
+    /// The test decoder, `DossierTestDecoder`, next to the running program (the test bundle):
+    /// `dossier-decoder`'s decoders and the misbehaviours the containment tests ask for.
+    /// `DOSSIER_TEST_DECODER` overrides.
+    static var testExecutable: String {
+        if let path = ProcessInfo.processInfo.environment["DOSSIER_TEST_DECODER"] { return path }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("DossierTestDecoder").path
+    }
 
     /// `dossier-decoder` next to the running program (the build folder, or bin/ when installed
     /// beside it), or in ../libexec/dossier; `DOSSIER_DECODER` overrides.
@@ -300,7 +334,6 @@ public final class DecoderWorker: @unchecked Sendable {
                        "--cpu", String(limits.cpuSecondsInAll), "--cpu-per-request", String(limits.cpuSecondsPerRequest),
                        "--largest-result", String(limits.largestResult)]
         if limits.niceness > 0 { command += ["--nice", String(min(limits.niceness, 19))] }
-        if testFormats { command.append("--test-formats") }
         // GStreamer's plugin registry, the caller's, read-only (see GStreamerRegistry).
         var environment = Self.environment
         let registry = GStreamerRegistry.path
@@ -318,14 +351,15 @@ public final class DecoderWorker: @unchecked Sendable {
             close(pair[0])
             throw .cannotStart(String(cString: strerror(errno)))
         }
-        return Running(pid: pid, socket: pair[0], confinement: bubblewrap == nil ? .seccompOnly : confinement)
+        return Running(pid: pid, socket: FileDescriptor(rawValue: pair[0]),
+                       confinement: bubblewrap == nil ? .seccompOnly : confinement)
     }
 
     /// Kills the worker (and, under bubblewrap, its namespace with it), reaps it and says how it
     /// ended, with its wait status when it ended by itself.
     @discardableResult
     private static func stop(_ worker: Running) -> (description: String, status: Int32?) {
-        close(worker.socket)
+        worker.socket.close()
         var status: Int32 = 0
         // A worker that is ending on its own (a crash) is given a moment to be reaped as it ends.
         for _ in 0..<100 {

@@ -1,8 +1,9 @@
+import DecoderWire
 import Foundation
 
 /// How a request to a decoder worker ended without a result, for the caller to say in its own
 /// error type: the one place a `DecoderWorker.Failure` is told apart, and a worker's own error
-/// (sent as JSON by `WorkerReply(failure:)`) read back.
+/// (sent as JSON by `DecoderReply(failure:)`) read back.
 package enum WorkerFailure: Sendable, Equatable {
     /// The decoder refused the input with a message that is not one of the caller's errors.
     case refused(String)
@@ -24,20 +25,20 @@ package enum WorkerFailure: Sendable, Equatable {
 /// Where a request can be sent: one worker, or a pool of them.
 package protocol DecoderWorkers: Sendable {
     var limits: DecoderWorker.Limits { get }
-    func perform(_ operation: String, input: Int32, options: [String: String],
+    func perform(_ request: DecoderRequest, input: FileDescriptor,
                  cancellation: Cancellation?) throws(DecoderWorker.Failure) -> DecoderWorker.Output
 }
 
 extension DecoderWorkers {
-    /// Sends `operation` on the file open at `input` and waits for the answer. A failure is
+    /// Sends `request` with the file open at `input` and waits for the answer. A failure is
     /// thrown as the caller's `Failure`: the worker's own one when it sent it, else what `failing`
     /// makes of how the request ended. Not on the main thread.
     package func perform<Failure: Error & Decodable>(
-        _ operation: String, input: Int32, options: [String: String], cancellation: Cancellation? = nil,
+        _ request: DecoderRequest, input: Int32, cancellation: Cancellation? = nil,
         failing: (WorkerFailure) -> Failure
     ) throws(Failure) -> DecoderWorker.Output {
         do {
-            return try perform(operation, input: input, options: options, cancellation: cancellation)
+            return try perform(request, input: FileDescriptor(rawValue: input), cancellation: cancellation)
         } catch {
             switch error {
             case .decoder(let message): throw WorkerFailure.decoded(message, as: Failure.self) ?? failing(.refused(message))
@@ -51,17 +52,16 @@ extension DecoderWorkers {
 }
 
 extension DecoderWorker: DecoderWorkers {
-    /// `perform(_:input:options:)`, unless `cancellation` is set already.
-    public func perform(_ operation: String, input: Int32, options: [String: String],
-                        cancellation: Cancellation?) throws(Failure) -> Output {
+    /// `perform(_:input:)`, unless `cancellation` is set already.
+    package func perform(_ request: DecoderRequest, input: FileDescriptor, cancellation: Cancellation?) throws(Failure) -> Output {
         if cancellation?.isCancelled == true { throw .cancelled }
-        return try perform(operation, input: input, options: options)
+        return try perform(request, input: input)
     }
 }
 
 extension DecoderWorkerPool: DecoderWorkers {}
 
-extension WorkerReply {
+extension DecoderReply {
     /// The worker's side: a reply carrying `failure`, one of the caller's error types, as JSON
     /// (its description where it cannot be encoded), which `DecoderWorkers.perform` reads back.
     init<Failure: Error & Encodable & CustomStringConvertible>(failure: Failure) {

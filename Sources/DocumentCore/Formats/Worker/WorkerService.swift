@@ -1,29 +1,32 @@
 import CGLib
 import CImaging
 import CSandbox
+import DecoderWire
 import Foundation
 import GObjectSupport
 
 /// The decoder worker's side (`dossier-decoder`): it loads what its decoders need, locks
-/// itself down, then answers requests on the socket it was given until the socket closes.
+/// itself down, says which protocol it speaks, then answers requests on the socket it was given
+/// until the socket closes.
 public enum DecoderWorkerService {
+    /// Answers a request before the decoders do, when it returns a reply (the test decoder's
+    /// misbehaviours); nil leaves the request to them.
+    public typealias Interception = @Sendable (DecoderRequest, FileDescriptor) -> DecoderReply?
+
     /// Runs the worker with its command-line `arguments` (as `DecoderWorker` starts it); returns
-    /// the process's exit status.
-    public static func run(arguments: [String]) -> Int32 {
+    /// the process's exit status. `intercepting` is for a test decoder only.
+    public static func run(arguments: [String], intercepting: Interception? = nil) -> Int32 {
         var options: [String: String] = [:]
-        var flags = Set<String>()
         var index = 1
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--test-formats" {
-                flags.insert(argument)
-            } else if argument.hasPrefix("--"), index + 1 < arguments.count {
+            if argument.hasPrefix("--"), index + 1 < arguments.count {
                 options[argument] = arguments[index + 1]
                 index += 1
             }
             index += 1
         }
-        guard let socket = options["--socket"].flatMap(Int32.init),
+        guard let socketNumber = options["--socket"].flatMap(Int32.init),
               let addressSpace = options["--address-space"].flatMap(UInt64.init),
               let cpu = options["--cpu"].flatMap(UInt32.init),
               let cpuPerRequest = options["--cpu-per-request"].flatMap(UInt32.init),
@@ -31,47 +34,53 @@ public enum DecoderWorkerService {
             FileHandle.standardError.write(Data("dossier-decoder: started by Dossier only\n".utf8))
             return 64
         }
+        let socket = FileDescriptor(rawValue: socketNumber)
         StageTrace.mark("worker main")
         // Lowered first, so that loading the libraries already yields to the caller's frames.
         let nice = options["--nice"].flatMap(Int32.init).map { min(max($0, 1), 19) }
         var group: Int32 = nice.map { dossier_worker_lower_priority($0) } ?? -1
         Localization.setUp()
-        let decoders = WorkerDecoders(testFormats: flags.contains("--test-formats"))
+        let decoders = WorkerDecoders()
         decoders.prepare()
         guard dossier_worker_lock_down(addressSpace, cpu, largestResult) == 0 else {
             FileHandle.standardError.write(Data("dossier-decoder: cannot lock down: \(String(cString: strerror(errno)))\n".utf8))
             return 70
         }
         StageTrace.mark("worker locked")
+        guard DecoderWire.send(DecoderHello(), on: socket) else { return 0 }
         while true {
-            switch WorkerWire.receive(WorkerRequest.self, on: socket) {
+            switch DecoderWire.receive(DecoderRequest.self, on: socket) {
             case .end:
                 return 0
             case .garbled:
-                _ = WorkerWire.send(WorkerReply(error: "the request could not be read"), on: socket)
+                _ = DecoderWire.send(DecoderReply(error: "the request could not be read"), on: socket)
             case .message(let request, let input):
-                defer { if input >= 0 { close(input) } }
+                defer { input?.close() }
                 // A request that spends its CPU budget is ended by SIGXCPU; a worker that spent
                 // its lifetime's budget leaves, and the next request starts a fresh one.
                 guard dossier_worker_cpu_budget(cpuPerRequest) == 0 else { return 0 }
                 // The group's priority, when the kernel was changing another's as the worker started.
                 if group >= 0, let nice { group = dossier_worker_retry_group_priority(group, nice) }
-                StageTrace.mark("worker got \(request.operation)")
-                let (reply, output) = decoders.perform(request, input: input)
-                StageTrace.mark("worker done \(request.operation)")
-                let sent = WorkerWire.send(reply, fd: output ?? -1, on: socket)
-                if let output { close(output) }
-                guard sent, reply.values[WorkerReply.leaving] == nil else { return 0 }
+                StageTrace.mark("worker got \(request.name)")
+                let (reply, output): (DecoderReply, Int32?)
+                if let input {
+                    (reply, output) = intercepting?(request, input).map { ($0, nil) } ?? decoders.perform(request, input: input)
+                } else {
+                    (reply, output) = (DecoderReply(error: "no input"), nil)
+                }
+                StageTrace.mark("worker done \(request.name)")
+                let result = output.map(FileDescriptor.init(rawValue:))
+                let sent = DecoderWire.send(reply, with: result, on: socket)
+                result?.close()
+                guard sent, !reply.isLeaving else { return 0 }
             }
         }
     }
 }
 
-/// The operations a worker offers. Each takes the input fd and gives a reply, and possibly a
+/// The operations a worker offers. Each takes the input and gives a reply, and possibly a
 /// sealed memfd with the large result.
 struct WorkerDecoders {
-    let testFormats: Bool
-
     /// Loads, before the lock-down, what the decoders open later: GdkPixbuf's loader list,
     /// libarchive, poppler-glib. GStreamer is loaded by the first media request (`MediaDiscoverer`).
     func prepare() {
@@ -80,57 +89,58 @@ struct WorkerDecoders {
         PopplerDocument.prepare()
     }
 
-    func perform(_ request: WorkerRequest, input: Int32) -> (WorkerReply, Int32?) {
-        guard input >= 0 else { return (WorkerReply(error: "no input"), nil) }
-        switch request.operation {
-        case "probe":
+    func perform(_ request: DecoderRequest, input descriptor: FileDescriptor) -> (DecoderReply, Int32?) {
+        let input = descriptor.rawValue
+        switch request {
+        case .probe:
             // The input's size: the least a decoder does (the containment tests' next request),
             // and the worker's CPU priority (its tests').
             var status = stat()
-            guard fstat(input, &status) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
+            guard fstat(input, &status) == 0 else { return (DecoderReply(error: String(cString: strerror(errno))), nil) }
             var nice: Int32 = 0, groupNice: Int32 = 0
-            guard dossier_worker_priority(&nice, &groupNice) == 0 else { return (WorkerReply(error: String(cString: strerror(errno))), nil) }
-            return (WorkerReply(values: ["size": String(status.st_size), "nice": String(nice), "groupNice": String(groupNice)]), nil)
-        case ImageDecoder.operation, MediaInspection.operation:
-            // A test file that names a misbehaviour (the previewer's containment tests).
-            if testFormats, let reply = WorkerTestFormats.performNamed(in: input) { return (reply, nil) }
-            if request.operation == MediaInspection.operation { return MediaDiscoverer.perform(input: input, options: request.options) }
-            return ImageDecoder.perform(input: input, options: request.options)
-        case ThumbnailWorkers.operation: return ThumbnailWorkers.perform(input: input, options: request.options)
-        case ThumbnailPictures.operation:
-            if testFormats, let reply = WorkerTestFormats.performNamed(in: input) { return (reply, nil) }
-            return ThumbnailPictures.perform(input: input, options: request.options)
-        case FontSpecimen.operation: return SpecimenDrawing.perform(input: input, options: request.options)
-        case FontSpecimen.warmOperation: return SpecimenDrawing.warm(input: input)
-        case ArchiveWorkers.listOperation, ArchiveWorkers.extractOperation: return ArchiveWorkers.perform(request.operation, input: input, options: request.options)
-        case PDFSession.openOperation, PDFSession.pageOperation, PDFSession.closeOperation:
-            return PDFSession.perform(request.operation, input: input, options: request.options)
-        default:
-            if testFormats, let reply = WorkerTestFormats.perform(request) { return (reply, nil) }
-            return (WorkerReply(error: "unknown operation \(request.operation)"), nil)
+            guard dossier_worker_priority(&nice, &groupNice) == 0 else {
+                return (DecoderReply(error: String(cString: strerror(errno))), nil)
+            }
+            return (DecoderReply(values: ["size": String(status.st_size), "nice": String(nice), "groupNice": String(groupNice)]), nil)
+        case .image(let options): return ImageDecoder.perform(input: input, request: ImageDecoder.Request(options))
+        case .media: return MediaDiscoverer.perform(input: input)
+        case .thumbnail(let options): return ThumbnailWorkers.perform(input: input, options: options)
+        case .thumbnailPicture(let options): return ThumbnailPictures.perform(input: input, options: options)
+        case .fontSpecimen(let appearance):
+            guard let appearance = FontSpecimen.Appearance(appearance) else {
+                return (DecoderReply(error: "a specimen request without its appearance"), nil)
+            }
+            return SpecimenDrawing.perform(input: input, appearance: appearance)
+        case .fontWarm: return SpecimenDrawing.warm(input: input)
+        case .archiveList(let options): return ArchiveWorkers.list(input: input, options: options)
+        case .archiveExtract(let options): return ArchiveWorkers.extract(input: input, options: options)
+        case .pdfOpen(let session): return PDFSession.open(input: input, session: session)
+        case .pdfPage(let options): return PDFSession.page(options, input: input)
+        case .pdfClose(let session): return PDFSession.close(session: session)
+        case .misbehave(let misbehaviour): return (DecoderReply(error: "no misbehaviour \(misbehaviour.name) here"), nil)
         }
     }
 
     /// A pixbuf's rows (8-bit RGB or RGBA) in a sealed memfd, with their layout and `values`.
-    static func reply(pixels pixbuf: OpaquePointer, values: [String: String]) -> (WorkerReply, Int32?) {
+    static func reply(pixels pixbuf: OpaquePointer, values: [String: String]) -> (DecoderReply, Int32?) {
         guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, let pixels = gdk_pixbuf_read_pixels(pixbuf) else {
-            return (WorkerReply(error: "the image has an unusual pixel format"), nil)
+            return (DecoderReply(error: "the image has an unusual pixel format"), nil)
         }
         let length = Int(gdk_pixbuf_get_byte_length(pixbuf))
         let fd = dossier_memfd_create("dossier-image", UInt64(length))
-        guard fd >= 0 else { return (WorkerReply(error: "no memory for the image"), nil) }
+        guard fd >= 0 else { return (DecoderReply(error: "no memory for the image"), nil) }
         var written = 0
         while written < length {
             let count = pwrite(fd, pixels + written, length - written, off_t(written))
             guard count > 0 else {
                 close(fd)
-                return (WorkerReply(error: "no memory for the image"), nil)
+                return (DecoderReply(error: "no memory for the image"), nil)
             }
             written += count
         }
         guard dossier_memfd_seal(fd) == 0 else {
             close(fd)
-            return (WorkerReply(error: "cannot seal the image"), nil)
+            return (DecoderReply(error: "cannot seal the image"), nil)
         }
         var layout = values
         layout["width"] = String(gdk_pixbuf_get_width(pixbuf))
@@ -138,6 +148,6 @@ struct WorkerDecoders {
         layout["stride"] = String(gdk_pixbuf_get_rowstride(pixbuf))
         layout["channels"] = String(gdk_pixbuf_get_n_channels(pixbuf))
         layout["alpha"] = gdk_pixbuf_get_has_alpha(pixbuf) != 0 ? "1" : "0"
-        return (WorkerReply(values: layout), fd)
+        return (DecoderReply(values: layout), fd)
     }
 }
