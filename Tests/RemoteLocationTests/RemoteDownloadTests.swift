@@ -57,7 +57,8 @@ final class RemoteDownloadTests: XCTestCase {
         try server.mount()
         let folder = try TemporaryFolder("dossier-remote-thumbnails")
         let cache = ThumbnailCache(root: folder.url.appendingPathComponent("thumbnails"))
-        let generator = ThumbnailGenerator(cache: cache, downloads: RemoteDownloads(cache: RemoteCache(root: folder.url.appendingPathComponent("remote"))))
+        let generator = ThumbnailGenerator(cache: cache, workers: ProcessInfo.processInfo.activeProcessorCount, timeout: .seconds(10),
+                                           thumbnailerFolders: nil, downloads: RemoteDownloads(cache: RemoteCache(root: folder.url.appendingPathComponent("remote"))))
         let uri = server.uri("photo.jpg")
         let thumbnail = try generator.thumbnail(of: try XCTUnwrap(URL(string: uri)), size: .normal)
         XCTAssertEqual(thumbnail.origin, .generated)

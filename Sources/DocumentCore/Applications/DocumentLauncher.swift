@@ -14,44 +14,44 @@ public struct DocumentLauncher: Sendable {
     public static let annotationVariable = "DOSSIER_ANNOTATION"
 
     /// One application and the items it is handed together.
-    public struct Launch: Sendable {
+    package struct Launch: Sendable {
         /// The application that opens the items.
-        public let application: Application
+        package let application: Application
         /// The items handed to the application in one launch, in the order they were named.
-        public let items: [ItemInfo]
+        package let items: [ItemInfo]
 
         /// Pairs an application with the items it is handed together.
-        public init(application: Application, items: [ItemInfo]) {
+        package init(application: Application, items: [ItemInfo]) {
             self.application = application
             self.items = items
         }
     }
 
     /// What opening some locations comes to: the launches to make, and what cannot be opened.
-    public struct Plan: Sendable {
+    package struct Plan: Sendable {
         /// The launches to make, one per application.
-        public var launches: [Launch] = []
+        package var launches: [Launch] = []
         /// The locations that cannot be opened, and why.
-        public var problems: [LaunchProblem] = []
+        package var problems: [LaunchProblem] = []
     }
 
     /// What opening some locations did.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The launches that started.
-        public var launched: [Launch] = []
+        package var launched: [Launch] = []
         /// Items that could not be inspected, had no app, or whose app failed to start.
-        public var problems: [LaunchProblem] = []
+        package var problems: [LaunchProblem] = []
         /// Recording the opened items in Recents failed (the opening itself did not).
-        public var recentsProblem: RecentsError?
+        package var recentsProblem: RecentsError?
     }
 
     /// The registry that chooses each item's application.
-    public let registry: ApplicationRegistry
+    package let registry: ApplicationRegistry
     /// Where opened items are recorded; nil records nothing.
-    public let recents: RecentDocuments?
+    package let recents: RecentDocuments?
 
     /// Makes a launcher that chooses apps with `registry` and records opened items in `recents`.
-    public init(registry: ApplicationRegistry = ApplicationRegistry(), recents: RecentDocuments? = RecentDocuments()) {
+    package init(registry: ApplicationRegistry = ApplicationRegistry(), recents: RecentDocuments? = RecentDocuments()) {
         self.registry = registry
         self.recents = recents
     }
@@ -59,7 +59,7 @@ public struct DocumentLauncher: Sendable {
     /// Groups `locations` (paths or URIs) by the app that opens them: each one's default app,
     /// or `application` for all of them. Items sharing an app are handed to it together, in
     /// the order they were named.
-    public func plan(_ locations: [String], with application: Application? = nil) -> Plan {
+    package func plan(_ locations: [String], with application: Application? = nil) -> Plan {
         var plan = Plan()
         var items: [ItemInfo] = []
         for location in locations {
@@ -89,7 +89,7 @@ public struct DocumentLauncher: Sendable {
 
     /// Starts one launch with the items' own URIs (or `locations`, from `locations(for:)`),
     /// the annotation in `DOSSIER_ANNOTATION`.
-    public func perform(_ launch: Launch, locations: [String]? = nil, annotation: String? = nil) throws(ApplicationError) {
+    package func perform(_ launch: Launch, locations: [String]? = nil, annotation: String? = nil) throws(ApplicationError) {
         let environment = annotation.map { [Self.annotationVariable: $0] } ?? [:]
         try registry.open(locations ?? launch.items.map(\.uri), with: launch.application, environment: environment)
     }
@@ -99,7 +99,7 @@ public struct DocumentLauncher: Sendable {
     /// URIs (`%u`, `%U`); else the path GVFS's FUSE folder gives it; else a copy downloaded
     /// into Dossier's cache, the file's edited copy (`RemoteEdits.prepare`): the app works on
     /// that copy, which is followed so that what it saves can be uploaded back.
-    public func locations(for launch: Launch, downloads: RemoteDownloads = .shared,
+    package func locations(for launch: Launch, downloads: RemoteDownloads = .shared,
                           edits: RemoteEdits = .shared) async throws(RemoteDownloadError) -> [String] {
         let takesURIs = g_app_info_supports_uris(launch.application.info.appInfo) != 0
         var locations: [String] = []
@@ -119,14 +119,14 @@ public struct DocumentLauncher: Sendable {
     }
 
     /// Records opened items in Recents.
-    public func recordOpened(_ items: [ItemInfo]) throws(RecentsError) {
+    package func recordOpened(_ items: [ItemInfo]) throws(RecentsError) {
         guard let recents, !items.isEmpty else { return }
         let urls = items.compactMap { item in item.path.map { URL(fileURLWithPath: $0) } ?? URL(string: item.uri) }
         try recents.record(urls, as: .opened)
     }
 
     /// Plans, performs every launch, and records what opened in Recents.
-    public func open(_ locations: [String], with application: Application? = nil, annotation: String? = nil) -> Outcome {
+    package func open(_ locations: [String], with application: Application? = nil, annotation: String? = nil) -> Outcome {
         let plan = plan(locations, with: application)
         var outcome = Outcome(problems: plan.problems)
         for launch in plan.launches {

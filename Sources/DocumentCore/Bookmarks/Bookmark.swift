@@ -32,12 +32,12 @@ public struct Bookmark: Sendable, Hashable, Codable {
     /// The size in bytes when the bookmark was made.
     public var size: Int64
     /// The modification time when the bookmark was made.
-    public var modified: FileTimestamp
+    package var modified: FileTimestamp
     /// The birth time (statx `STATX_BTIME`); nil where the file system keeps none. When both
     /// sides have one, it must match: an inode number reused by a new file is not the item.
-    public var birth: FileTimestamp?
+    package var birth: FileTimestamp?
     /// The volume the item is on.
-    public var volume: Volume
+    package var volume: Volume
     /// The inodes of the folders between the volume's mount point and the item, outermost
     /// first (one per path component below the mount point, except the item's own): finds the
     /// item when a folder above it was moved.
@@ -91,7 +91,7 @@ public struct Bookmark: Sendable, Hashable, Codable {
     }
 
     /// Every field given: for tools and tests that build or alter a bookmark by hand.
-    public init(path: String, device: UInt64, inode: UInt64, kind: Kind, size: Int64, modified: FileTimestamp,
+    package init(path: String, device: UInt64, inode: UInt64, kind: Kind, size: Int64, modified: FileTimestamp,
                 birth: FileTimestamp?, volume: Volume, folderInodes: [UInt64], created: Date) {
         self.path = path
         self.device = device

@@ -7,11 +7,11 @@ import Foundation
 /// bookmark (a bounded search) before calling the item missing.
 ///
 /// Callbacks run on the tracker's own serial queue.
-public final class BookmarkTracker: @unchecked Sendable {
+package final class BookmarkTracker: @unchecked Sendable {
     // @unchecked: `items` is guarded by `lock`; presenters call in on `queue`.
 
     /// What happened to a tracked item.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// It was renamed or moved; here is a fresh bookmark to its new place.
         case moved(key: String, from: URL, bookmark: Bookmark)
         /// It was replaced at the same path (an atomic save): here is a fresh bookmark.
@@ -31,7 +31,7 @@ public final class BookmarkTracker: @unchecked Sendable {
     /// two seconds by default rather than an interactive resolve's short budget: on a busy machine
     /// with cold caches the walk can need more than that, and calling a moved file missing
     /// stops following it for good.
-    public init(options: Bookmark.ResolveOptions = Bookmark.ResolveOptions(budget: .seconds(2)),
+    package init(options: Bookmark.ResolveOptions = Bookmark.ResolveOptions(budget: .seconds(2)),
                 onChange: @escaping @Sendable (Event) -> Void) {
         self.options = options
         self.onChange = onChange
@@ -42,7 +42,7 @@ public final class BookmarkTracker: @unchecked Sendable {
     }
 
     /// Starts tracking the item of `bookmark` under `key` (replacing what `key` tracked).
-    public func track(_ bookmark: Bookmark, as key: String) {
+    package func track(_ bookmark: Bookmark, as key: String) {
         let item = TrackedItem(key: key, bookmark: bookmark, queue: queue, tracker: self)
         let previous = lock.withLock { () -> TrackedItem? in
             defer { items[key] = item }
@@ -53,19 +53,19 @@ public final class BookmarkTracker: @unchecked Sendable {
     }
 
     /// Stops tracking `key`.
-    public func stopTracking(_ key: String) {
+    package func stopTracking(_ key: String) {
         if let item = lock.withLock({ items.removeValue(forKey: key) }) {
             FileCoordinator.removeFilePresenter(item)
         }
     }
 
     /// The current bookmark for `key`.
-    public func bookmark(for key: String) -> Bookmark? {
+    package func bookmark(for key: String) -> Bookmark? {
         lock.withLock { items[key] }?.bookmark
     }
 
     /// The keys tracked.
-    public var keys: [String] { lock.withLock { Array(items.keys) } }
+    package var keys: [String] { lock.withLock { Array(items.keys) } }
 
     // MARK: From the presenters (on `queue`)
 

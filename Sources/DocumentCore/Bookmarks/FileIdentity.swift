@@ -2,20 +2,20 @@ import CGLib
 import Foundation
 
 /// A point in time as a file system stores it: seconds and nanoseconds since the epoch.
-public struct FileTimestamp: Sendable, Hashable, Codable {
+package struct FileTimestamp: Sendable, Hashable, Codable {
     /// Whole seconds since 1970-01-01 00:00 UTC.
-    public var seconds: Int64
+    package var seconds: Int64
     /// The nanoseconds past `seconds`, below one billion.
-    public var nanoseconds: UInt32
+    package var nanoseconds: UInt32
 
     /// Makes a timestamp from seconds since the epoch and the nanoseconds past them.
-    public init(seconds: Int64, nanoseconds: UInt32) {
+    package init(seconds: Int64, nanoseconds: UInt32) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
     }
 
     /// The same moment as a `Date` (to the microsecond or so).
-    public var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanoseconds) / 1e9) }
+    package var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanoseconds) / 1e9) }
 }
 
 /// What statx(2) says identifies a file: device and inode, kind, size, modification time and,

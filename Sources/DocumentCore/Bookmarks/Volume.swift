@@ -3,22 +3,22 @@ import Foundation
 
 /// The file system a bookmarked item lives on, as recorded in the bookmark: what finds the
 /// volume again after a reboot or a replug (its UUID), and how to name it to a person.
-public struct Volume: Sendable, Hashable, Codable {
+package struct Volume: Sendable, Hashable, Codable {
     /// The file system UUID udev lists in `/dev/disk/by-uuid`; nil for file systems without
     /// one (tmpfs, overlay, network mounts) or where udev keeps no such folder (containers).
-    public var uuid: String?
+    package var uuid: String?
     /// The label from `/dev/disk/by-label`, when the file system has one.
-    public var label: String?
+    package var label: String?
     /// Where it was mounted (`/`, `/media/ann/STICK`).
-    public var mountPoint: String
+    package var mountPoint: String
     /// The file system type (`ext4`, `vfat`, `tmpfs`…).
-    public var fileSystemType: String
+    package var fileSystemType: String
     /// The device number (`st_dev`) of its files when recorded. Not stable across reboots for
     /// every file system, so the UUID or the mount point decides which volume is meant.
-    public var device: UInt64
+    package var device: UInt64
 
     /// A volume described by hand (tools and tests; `Bookmark(url:)` records the real one).
-    public init(uuid: String?, label: String?, mountPoint: String, fileSystemType: String, device: UInt64) {
+    package init(uuid: String?, label: String?, mountPoint: String, fileSystemType: String, device: UInt64) {
         self.uuid = uuid
         self.label = label
         self.mountPoint = mountPoint
@@ -27,7 +27,7 @@ public struct Volume: Sendable, Hashable, Codable {
     }
 
     /// How to name the volume in a message: its label, else its UUID, else its mount point.
-    public var displayName: String { label ?? uuid ?? mountPoint }
+    package var displayName: String { label ?? uuid ?? mountPoint }
 }
 
 /// One line of /proc/self/mountinfo (proc(5)).

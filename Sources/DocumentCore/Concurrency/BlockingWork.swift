@@ -12,17 +12,17 @@ package func blockingWork<Value: Sendable>(_ work: @escaping @Sendable () -> Val
 
 /// Set when whoever asked for a piece of work no longer wants it (the page it was for went): a
 /// decode still waiting for a worker is then dropped, never sent (`DecoderWorkerPool.perform`).
-public final class Cancellation: Sendable {
+package final class Cancellation: Sendable {
     private let flag = Locked(false)
 
     /// Makes a flag that is not set.
-    public init() {}
+    package init() {}
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool { flag.withLock { $0 } }
+    package var isCancelled: Bool { flag.withLock { $0 } }
 
     /// Sets the flag: work that has not started yet is dropped.
-    public func cancel() { flag.withLock { $0 = true } }
+    package func cancel() { flag.withLock { $0 = true } }
 }
 
 /// `blockingWork` given a `Cancellation` that the calling task's cancellation sets.

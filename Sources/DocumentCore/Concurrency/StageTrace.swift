@@ -6,12 +6,12 @@ import Glibc
 /// every process of the machine shares, so that the bench's, the previewer service's and its
 /// decoder workers' lines sort into one timeline (`tools/stage-trace.py` sums them up). Off, a
 /// mark costs one check.
-public enum StageTrace {
+package enum StageTrace {
     /// Whether the trace is on (read once, at the first mark).
-    public static let isOn: Bool = getenv("DOSSIER_TRACE_STAGES").map { String(cString: $0) == "1" } ?? false
+    package static let isOn: Bool = getenv("DOSSIER_TRACE_STAGES").map { String(cString: $0) == "1" } ?? false
 
     /// Writes `name` with the time now, when the trace is on.
-    public static func mark(_ name: @autoclosure () -> String) {
+    package static func mark(_ name: @autoclosure () -> String) {
         guard isOn else { return }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

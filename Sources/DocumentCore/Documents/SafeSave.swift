@@ -52,12 +52,12 @@ public enum SaveError: Error, Equatable, Sendable, CustomStringConvertible, Loca
 /// it (that write is not atomic).
 ///
 /// Not coordinated by itself: call it inside `FileCoordinator.coordinate(writingItemAt:)`.
-public enum SafeSave {
+package enum SafeSave {
     /// Writes `contents` to `url` if what is there matches `expectation`.
     /// - Returns: the version just written.
     /// - Throws: `SaveError.conflict` (nothing written) or `SaveError.failed`.
     @discardableResult
-    public static func write(_ contents: Data, to url: URL, expecting expectation: SaveExpectation = .anything)
+    package static func write(_ contents: Data, to url: URL, expecting expectation: SaveExpectation = .anything)
         throws(SaveError) -> FileVersion {
         let name = url.lastPathComponent
         let target = resolveLinks(url.path)

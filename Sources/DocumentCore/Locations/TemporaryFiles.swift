@@ -6,20 +6,20 @@ import Foundation
 /// in `/tmp`. WebKit, for one, writes its content filter's compiled rules to a temporary file
 /// for every web page shown, and it (like GLib, GStreamer and the C++ library) finds the folder
 /// in `TMPDIR`. Programs Dossier starts for the user get the user's own `TMPDIR` back.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     /// The user's `TMPDIR` before `keepInCache` (nil: it was unset).
-    nonisolated(unsafe) public private(set) static var userValue: String?
+    nonisolated(unsafe) package private(set) static var userValue: String?
     nonisolated(unsafe) private static var kept = false
 
     /// The folder, `$XDG_CACHE_HOME/dossier/tmp`.
-    public static var folder: URL {
+    package static var folder: URL {
         URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/tmp", isDirectory: true)
     }
 
     /// Makes the folder (only the user may enter it) and points `TMPDIR` at it. Call it once
     /// at the start of the process, before any other thread runs: `setenv` is not safe while
     /// another thread reads the environment. Without the folder, `TMPDIR` is left as it is.
-    public static func keepInCache() {
+    package static func keepInCache() {
         guard !kept else { return }
         let path = folder.path
         guard g_mkdir_with_parents(path, 0o700) == 0 else { return }
@@ -29,7 +29,7 @@ public enum TemporaryFiles {
     }
 
     /// Gives a program started through `context` the user's own `TMPDIR`.
-    public static func restore(in context: UnsafeMutablePointer<GAppLaunchContext>?) {
+    package static func restore(in context: UnsafeMutablePointer<GAppLaunchContext>?) {
         guard kept, let context else { return }
         if let userValue {
             g_app_launch_context_setenv(context, "TMPDIR", userValue)
@@ -40,7 +40,7 @@ public enum TemporaryFiles {
 
     /// Opens `uri` in the default application for it (a link in a page), with the user's own
     /// `TMPDIR`; blocks while GIO finds and starts it, so call it off the main thread.
-    public static func openInDefaultApplication(_ uri: String) {
+    package static func openInDefaultApplication(_ uri: String) {
         let context = g_app_launch_context_new()
         defer { if let context { g_object_unref(UnsafeMutableRawPointer(context)) } }
         restore(in: context)

@@ -17,9 +17,9 @@ import GObjectSupport
 /// `Output` is what the program writes to `%o`: `png`, `pdf`, `html` or `text`; Dossier then
 /// shows that. The program runs sandboxed like a thumbnailer (no network, input read-only,
 /// only its output folder writable) and is killed after a timeout.
-public struct ExternalPreviewer: Sendable, Hashable {
+package struct ExternalPreviewer: Sendable, Hashable {
     /// What the program writes: a PNG picture, a PDF, an HTML page or plain text.
-    public enum Output: String, Sendable, CaseIterable {
+    package enum Output: String, Sendable, CaseIterable {
         /// A PNG picture, a PDF, an HTML page, or plain text.
         case png, pdf, html, text
 
@@ -27,23 +27,23 @@ public struct ExternalPreviewer: Sendable, Hashable {
     }
 
     /// The key file's name without `.previewer`; a user's file hides a system one of the same ID.
-    public let id: String
+    package let id: String
     /// The name to show (the key file's `Name`, translated when it has a translation).
-    public let name: String
+    package let name: String
     /// The command line (`Exec`), where `%i` becomes the input file and `%o` the output file.
-    public let exec: String
+    package let exec: String
     /// The types it previews (`MimeType`).
-    public let types: [DocumentType]
+    package let types: [DocumentType]
     /// What the program writes to `%o` (`Output`).
-    public let output: Output
+    package let output: Output
 
     /// The previewers installed, the user's first (a file name the user has hides the system's).
-    public static func installed(in given: [URL]? = nil) -> [ExternalPreviewer] {
+    package static func installed(in given: [URL]? = nil) -> [ExternalPreviewer] {
         InstalledFiles.find(in: "dossier/previewers", suffix: ".previewer", folders: given).compactMap(ExternalPreviewer.init(path:))
     }
 
     /// Reads a `.previewer` file; nil when it is malformed or its program is not installed.
-    public init?(path: String) {
+    package init?(path: String) {
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
         let group = "Previewer Entry"
@@ -68,7 +68,7 @@ public struct ExternalPreviewer: Sendable, Hashable {
     /// Runs the previewer on `input`, writing into a new private folder inside `workFolder`.
     /// - Returns: the output file (the caller removes its folder when done).
     /// Stops it early when `cancellation` is set.
-    public func run(on input: URL, workFolder: URL, timeout: Duration = .seconds(20),
+    package func run(on input: URL, workFolder: URL, timeout: Duration = .seconds(20),
                     cancellation: CancellationFlag? = nil) throws(PreviewerError) -> URL {
         let outputName = "preview." + output.fileExtension
         let folder = workFolder.appendingPathComponent("run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -105,13 +105,13 @@ public struct ExternalPreviewer: Sendable, Hashable {
 }
 
 /// Why an external previewer gave no preview.
-public enum PreviewerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+package enum PreviewerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The program failed or wrote no usable output.
     case failed(previewer: String, reason: String)
     /// The program ran past its time limit and was stopped.
     case timedOut(previewer: String, seconds: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .failed(let previewer, let reason): tr("The previewer %s failed: %s", previewer, reason)
         case .timedOut(let previewer, let seconds):
@@ -119,5 +119,5 @@ public enum PreviewerError: Error, Equatable, Sendable, CustomStringConvertible,
         }
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

@@ -11,10 +11,10 @@ import Foundation
 /// case); ties fall to the first difference in case (lower case first) or in leading zeros
 /// (fewer first), as Foundation does. Other names, and every name in a locale whose collation
 /// reorders ASCII (Danish "aa", Czech "ch", Turkish "I"…), go to Foundation.
-public enum NaturalSort {
+package enum NaturalSort {
     /// Compares two names; `.orderedSame` only for the same bytes (file names are bytes: "é"
     /// and "e\u{301}", equal as Swift strings, are two different files).
-    public static func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+    package static func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
         if fastPathAgreesWithLocale, let result = asciiCompare(lhs, rhs) {
             return result
         }
@@ -22,7 +22,7 @@ public enum NaturalSort {
     }
 
     /// True when `lhs` sorts before `rhs`: for `sort(by:)`.
-    public static func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
+    package static func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
         compare(lhs, rhs) == .orderedAscending
     }
 

@@ -4,21 +4,21 @@ import Foundation
 /// `recent-servers` in Dossier's data folder, written whole to a temporary file and renamed.
 /// Never a password (a `ServerAddress` has none). Small local file I/O: call it off the main
 /// thread.
-public struct RecentServers: Sendable {
+package struct RecentServers: Sendable {
     /// The file the list is kept in (`recent-servers` in Dossier's data folder).
-    public let file: URL
+    package let file: URL
     /// The most servers the list keeps.
-    public let limit: Int
+    package let limit: Int
 
     /// Makes the list kept in Dossier's data folder of `directories`, holding at most `limit` servers.
-    public init(directories: UserDirectories = UserDirectories(), limit: Int = 10) {
+    package init(directories: UserDirectories = UserDirectories(), limit: Int = 10) {
         file = directories.dossierData.appendingPathComponent("recent-servers")
         self.limit = limit
     }
 
     /// The remembered servers, newest first; lines that are not addresses are skipped, and a
     /// missing file is an empty list.
-    public func items() -> [ServerAddress] {
+    package func items() -> [ServerAddress] {
         guard let data = try? Data(contentsOf: file), data.count <= 256 * 1024 else { return [] }
         var seen = Set<String>()
         var list: [ServerAddress] = []
@@ -31,12 +31,12 @@ public struct RecentServers: Sendable {
     }
 
     /// Puts `address` first (once), dropping the oldest past `limit`.
-    public func add(_ address: ServerAddress) throws(RecentServersError) {
+    package func add(_ address: ServerAddress) throws(RecentServersError) {
         try write([address] + items().filter { $0.uri != address.uri })
     }
 
     /// Forgets `address`.
-    public func remove(_ address: ServerAddress) throws(RecentServersError) {
+    package func remove(_ address: ServerAddress) throws(RecentServersError) {
         try write(items().filter { $0.uri != address.uri })
     }
 
@@ -62,11 +62,11 @@ public struct RecentServers: Sendable {
 }
 
 /// Why the list of recent servers could not be saved.
-public enum RecentServersError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RecentServersError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Writing the list failed: the file's path, then the system's reason.
     case notSaved(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notSaved(let path, let reason): tr("The recent servers could not be saved in “%s”: %s", path, reason)
         }

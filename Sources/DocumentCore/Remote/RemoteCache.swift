@@ -13,17 +13,17 @@ import GObjectSupport
 /// version, so another entry: it downloads again, and older versions of it are dropped.
 /// The cache is bounded: the least recently used entries go first, never one in use (a
 /// `RemoteCopy` holds a shared lock on its file, across processes too).
-public struct RemoteCache: Sendable {
+package struct RemoteCache: Sendable {
     /// The cache's folder.
-    public let root: URL
+    package let root: URL
     /// The most bytes the cache holds; a larger file is refused.
-    public let limit: Int64
+    package let limit: Int64
 
     /// 2 GiB unless told.
-    public static let defaultLimit: Int64 = 2 << 30
+    package static let defaultLimit: Int64 = 2 << 30
 
     /// Makes a cache in `root` (`$XDG_CACHE_HOME/dossier/remote` by default) holding at most `limit` bytes.
-    public init(root: URL? = nil, limit: Int64 = RemoteCache.defaultLimit) {
+    package init(root: URL? = nil, limit: Int64 = RemoteCache.defaultLimit) {
         self.root = root ?? URL(fileURLWithPath: String(cString: g_get_user_cache_dir()))
             .appendingPathComponent("dossier/remote", isDirectory: true)
         self.limit = limit
@@ -60,7 +60,7 @@ public struct RemoteCache: Sendable {
 
     /// The whole copy of this version of the file, if the cache has it (and it is marked as
     /// just used, and held against eviction while the returned copy lives).
-    public func lookup(_ info: RemoteFileInfo) -> RemoteCopy? {
+    package func lookup(_ info: RemoteFileInfo) -> RemoteCopy? {
         guard let name = try? Self.fileName(for: info) else { return nil }
         let folder = folder(for: info)
         let url = folder.appendingPathComponent(name)
@@ -172,11 +172,11 @@ public struct RemoteCache: Sendable {
 }
 
 /// A whole copy of a remote file in the cache, held against eviction while this lives.
-public final class RemoteCopy: Sendable {
+package final class RemoteCopy: Sendable {
     /// The local copy (read it; do not change it).
-    public let url: URL
+    package let url: URL
     /// The version of the remote file it is a copy of.
-    public let info: RemoteFileInfo
+    package let info: RemoteFileInfo
     private let lockedDescriptor: Int32
 
     init(url: URL, info: RemoteFileInfo, lockedDescriptor: Int32) {

@@ -3,7 +3,7 @@ import Foundation
 import GObjectSupport
 
 /// Why a remote file could not be brought into Dossier's cache.
-public enum RemoteDownloadError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+package enum RemoteDownloadError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The server could not be reached, or refused to say what the file is.
     case unreachable(name: String, reason: String)
     /// Reading stopped part way: the connection dropped, the server went away.
@@ -21,7 +21,7 @@ public enum RemoteDownloadError: Error, Equatable, Sendable, CustomStringConvert
     /// The cache folder could not be written.
     case cache(reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreachable(let name, let reason): tr("'%s' could not be reached: %s", name, reason)
         case .interrupted(let name, let reason): tr("The download of '%s' stopped: %s", name, reason)
@@ -37,10 +37,10 @@ public enum RemoteDownloadError: Error, Equatable, Sendable, CustomStringConvert
         }
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 
     /// True for failures another try may get past (the server back, the connection up).
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .unreachable, .interrupted, .sizeMismatch, .cancelled, .cache: true
         case .notAFile, .unsafeName, .tooLarge: false

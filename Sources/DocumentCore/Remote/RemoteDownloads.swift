@@ -3,14 +3,14 @@ import Foundation
 import GObjectSupport
 
 /// How far a download has come.
-public struct DownloadProgress: Sendable, Equatable {
+package struct DownloadProgress: Sendable, Equatable {
     /// The bytes received so far.
-    public let bytesDone: Int64
+    package let bytesDone: Int64
     /// The size the server announced (-1 when it did not say).
-    public let bytesExpected: Int64
+    package let bytesExpected: Int64
 
     /// From 0 to 1 (0 while the size is unknown).
-    public var fraction: Double {
+    package var fraction: Double {
         bytesExpected > 0 ? min(1, Double(bytesDone) / Double(bytesExpected)) : 0
     }
 }
@@ -22,18 +22,18 @@ public struct DownloadProgress: Sendable, Equatable {
 /// (the previewer's item) starts at once; `.background` ones (thumbnails) wait their turn, a
 /// few at a time and at GIO's low priority. A copy already in the cache, of the version the
 /// server has now, is returned without downloading.
-public final class RemoteDownloads: Sendable {
+package final class RemoteDownloads: Sendable {
     /// How soon a download starts.
-    public enum Priority: Sendable {
+    package enum Priority: Sendable {
         /// At once (the previewer's item), or in turn with a few others at GIO's low priority (thumbnails).
         case userInitiated, background
     }
 
     /// The downloads of the process, into the default cache.
-    public static let shared = RemoteDownloads()
+    package static let shared = RemoteDownloads()
 
     /// The cache the copies are kept in.
-    public let cache: RemoteCache
+    package let cache: RemoteCache
     /// How many background downloads run at once.
     let backgroundSlots: Int
 
@@ -50,7 +50,7 @@ public final class RemoteDownloads: Sendable {
     var transfersStarted: Int { state.withLock { $0.transfersStarted } }
 
     /// Makes downloads into `cache`, running at most `backgroundSlots` background downloads at once.
-    public init(cache: RemoteCache = RemoteCache(), backgroundSlots: Int = 2) {
+    package init(cache: RemoteCache = RemoteCache(), backgroundSlots: Int = 2) {
         self.cache = cache
         self.backgroundSlots = max(1, backgroundSlots)
     }
@@ -60,7 +60,7 @@ public final class RemoteDownloads: Sendable {
     /// called (on another thread, a few times a second at most) while it downloads; never
     /// for a copy already cached. Cancelling the calling task stops waiting, and stops the
     /// download when no one else waits for it.
-    public func fetch(_ url: URL, priority: Priority = .userInitiated,
+    package func fetch(_ url: URL, priority: Priority = .userInitiated,
                       progress: (@Sendable (DownloadProgress) -> Void)? = nil) async throws(RemoteDownloadError) -> RemoteCopy {
         let cancellable = IOCancellable()
         let ioPriority = priority == .userInitiated ? G_PRIORITY_DEFAULT : G_PRIORITY_LOW
@@ -77,7 +77,7 @@ public final class RemoteDownloads: Sendable {
     }
 
     /// `fetch` for a version already asked about.
-    public func fetch(_ info: RemoteFileInfo, priority: Priority = .userInitiated,
+    package func fetch(_ info: RemoteFileInfo, priority: Priority = .userInitiated,
                       progress: (@Sendable (DownloadProgress) -> Void)? = nil) async throws(RemoteDownloadError) -> RemoteCopy {
         guard info.isRegularFile else { throw .notAFile(name: info.displayName) }
         _ = try RemoteCache.fileName(for: info)
@@ -103,12 +103,12 @@ public final class RemoteDownloads: Sendable {
 
     /// `fetch`, waiting on the calling thread: for threads that may block (the thumbnailer's
     /// pool, the CLI), never the main thread.
-    public func fetchBlocking(_ url: URL, priority: Priority = .background) throws(RemoteDownloadError) -> RemoteCopy {
+    package func fetchBlocking(_ url: URL, priority: Priority = .background) throws(RemoteDownloadError) -> RemoteCopy {
         try waitFor { () async throws(RemoteDownloadError) in try await self.fetch(url, priority: priority) }
     }
 
     /// `fetch` of a version already asked about, waiting on the calling thread.
-    public func fetchBlocking(_ info: RemoteFileInfo, priority: Priority = .background) throws(RemoteDownloadError) -> RemoteCopy {
+    package func fetchBlocking(_ info: RemoteFileInfo, priority: Priority = .background) throws(RemoteDownloadError) -> RemoteCopy {
         try waitFor { () async throws(RemoteDownloadError) in try await self.fetch(info, priority: priority) }
     }
 

@@ -18,26 +18,26 @@ final class IOCancellable: @unchecked Sendable {
 
 /// What the server says about a remote file: enough to name its download and to tell
 /// whether a copy in the cache is still this version.
-public struct RemoteFileInfo: Sendable, Hashable, Codable {
+package struct RemoteFileInfo: Sendable, Hashable, Codable {
     /// GIO's URI of the file (the key of the download cache and of the thumbnail cache).
-    public let uri: String
+    package let uri: String
     /// The file's name on the server, as GIO decodes it (not yet checked as a file name).
-    public let name: String
+    package let name: String
     /// The name shown to people.
-    public let displayName: String
+    package let displayName: String
     /// The size in bytes the server reports.
-    public let size: Int64
+    package let size: Int64
     /// The server's entity tag, when its backend has one (WebDAV, SMB, SFTP through GVFS).
-    public let etag: String?
+    package let etag: String?
     /// Seconds since 1970, and the microseconds within it.
-    public let modified: Int64
+    package let modified: Int64
     /// The microseconds past `modified`.
-    public let modifiedMicroseconds: Int64
+    package let modifiedMicroseconds: Int64
     /// Whether it is a regular file (not a folder, a link or a special file).
-    public let isRegularFile: Bool
+    package let isRegularFile: Bool
 
     /// What tells this version of the file from another: the ETag, else size and time.
-    public var versionKey: String {
+    package var versionKey: String {
         if let etag, !etag.isEmpty { return "etag:" + etag }
         return "size:\(size),mtime:\(modified).\(modifiedMicroseconds)"
     }
@@ -84,7 +84,7 @@ public struct RemoteFileInfo: Sendable, Hashable, Codable {
     }
 
     /// `query`, waiting on the calling thread (never the main thread).
-    public static func queryBlocking(_ url: URL, priority: Int32 = G_PRIORITY_DEFAULT) throws(RemoteDownloadError) -> RemoteFileInfo {
+    package static func queryBlocking(_ url: URL, priority: Int32 = G_PRIORITY_DEFAULT) throws(RemoteDownloadError) -> RemoteFileInfo {
         try waitFor { () async throws(RemoteDownloadError) in
             try await query(url, priority: priority, cancellable: IOCancellable())
         }
@@ -92,7 +92,7 @@ public struct RemoteFileInfo: Sendable, Hashable, Codable {
 
     /// Asks the server about `url`, asynchronously on the I/O loop; cancelling the calling
     /// task cancels the question.
-    public static func query(_ url: URL, priority: Int32 = G_PRIORITY_DEFAULT) async throws(RemoteDownloadError) -> RemoteFileInfo {
+    package static func query(_ url: URL, priority: Int32 = G_PRIORITY_DEFAULT) async throws(RemoteDownloadError) -> RemoteFileInfo {
         let cancellable = IOCancellable()
         let result = await withTaskCancellationHandler { () async -> Result<RemoteFileInfo, RemoteDownloadError> in
             do throws(RemoteDownloadError) {

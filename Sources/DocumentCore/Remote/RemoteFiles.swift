@@ -5,11 +5,11 @@ import GObjectSupport
 /// Where a location is, as far as reading it goes: on this machine, or behind a server that
 /// GVFS talks to (sftp, smb, dav, ftp…), whose files are fetched into Dossier's cache before a
 /// renderer, a thumbnailer or an app that takes only paths sees them.
-public enum RemoteFiles {
+package enum RemoteFiles {
     /// True when `url` is not read from a local disk: a URI of another scheme than `file`, or
     /// a path inside GVFS's FUSE folder (`$XDG_RUNTIME_DIR/gvfs/…`), which reaches a server
     /// and may hang with it.
-    public static func isRemote(_ url: URL) -> Bool {
+    package static func isRemote(_ url: URL) -> Bool {
         guard url.isFileURL else { return url.scheme != nil }
         return isInsideFUSEFolder(url.path)
     }
@@ -30,14 +30,14 @@ public enum RemoteFiles {
     }
 
     /// The URI GIO gives `url`, the one the thumbnail cache and Nautilus key a file by.
-    public static func canonicalURI(of url: URL) -> String {
+    package static func canonicalURI(of url: URL) -> String {
         let file = file(for: url)
         defer { unref(file) }
         return takeString(g_file_get_uri(file)) ?? url.absoluteString
     }
 
     /// The name `url` is shown under: its last path component, percent-decoded.
-    public static func displayName(of url: URL) -> String {
+    package static func displayName(of url: URL) -> String {
         let name = url.lastPathComponent
         return name.isEmpty ? (url.host ?? url.absoluteString) : name
     }
@@ -46,7 +46,7 @@ public enum RemoteFiles {
 extension RemoteFiles {
     /// True when `url` names a file Dossier reads: a local path, or a URI of a scheme GIO's
     /// VFS (GVFS) mounts. Web addresses are not files (a link's page is not fetched as one).
-    public static func isReadable(_ url: URL) -> Bool {
+    package static func isReadable(_ url: URL) -> Bool {
         if url.isFileURL { return true }
         guard let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" else { return false }
         guard let schemes = g_vfs_get_supported_uri_schemes(g_vfs_get_default()) else { return false }
@@ -63,7 +63,7 @@ extension RemoteFiles {
     /// The location a command-line argument names: a URI of a scheme GIO reads (`file:`,
     /// `sftp:`, `smb:`, `dav:`…), else a path (relative to the working folder). A file named
     /// `notes:1.txt` stays a path: `notes` is no scheme GIO knows.
-    public static func location(ofArgument argument: String) -> URL {
+    package static func location(ofArgument argument: String) -> URL {
         if argument.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) != nil,
            let url = URL(string: argument), isReadable(url) {
             return url.isFileURL ? url.standardizedFileURL : url

@@ -9,29 +9,29 @@ import GObjectSupport
 /// Cancel a mount by cancelling its task (the window went elsewhere): GIO's cancellable is
 /// cancelled with it, and the call throws `.cancelled`.
 @MainActor
-public final class ServerConnection {
+package final class ServerConnection {
     /// The server this connection mounts.
-    public let address: ServerAddress
+    package let address: ServerAddress
     /// How many passwords the server may refuse before the mount ends on `.wrongPassword`.
-    public var maximumPasswordAttempts = 3
+    package var maximumPasswordAttempts = 3
     private let prompt: MountPrompt?
 
     /// A connection to `address`; `prompt` answers the server's questions (nil: every
     /// question is declined, so a server that needs a password fails).
-    public init(address: ServerAddress, prompt: MountPrompt?) {
+    package init(address: ServerAddress, prompt: MountPrompt?) {
         self.address = address
         self.prompt = prompt
     }
 
     /// Whether this computer's GVFS has a backend for `scheme` (in memory: no I/O).
-    public static func isSupported(_ scheme: ServerAddress.Scheme) -> Bool {
+    package static func isSupported(_ scheme: ServerAddress.Scheme) -> Bool {
         guard let vfs = g_vfs_get_default() else { return false }
         return borrowStringArray(g_vfs_get_supported_uri_schemes(vfs)).contains(scheme.rawValue)
     }
 
     /// Mounts the server (success when it is mounted already) and returns the address's
     /// location, ready to list.
-    public func mount() async throws(ServerConnectionError) -> URL {
+    package func mount() async throws(ServerConnectionError) -> URL {
         MainLoopBridge.install()
         guard Self.isSupported(address.scheme) else { throw .unsupportedScheme(address.scheme.rawValue) }
         let operation = MountOperation(prompt: prompt, maximumPasswordAttempts: maximumPasswordAttempts)
@@ -73,7 +73,7 @@ public final class ServerConnection {
 
     /// Unmounts (or, for a drive that can, ejects) the mount holding `location`, asking
     /// `prompt` when files are still open there.
-    public static func unmount(_ location: URL, prompt: MountPrompt?) async throws(MountRemovalError) {
+    package static func unmount(_ location: URL, prompt: MountPrompt?) async throws(MountRemovalError) {
         MainLoopBridge.install()
         let host = location.host ?? location.absoluteString
         let uri = location.absoluteString
@@ -103,7 +103,7 @@ public final class ServerConnection {
 
     /// Ejects `mount` (a GMount) when it can be ejected, else unmounts it, asking `prompt`
     /// when files are still open there. The sidebar's eject buttons come here too.
-    public static func remove(_ mount: ObjectReference, prompt: MountPrompt?) async throws(MountRemovalError) {
+    package static func remove(_ mount: ObjectReference, prompt: MountPrompt?) async throws(MountRemovalError) {
         MainLoopBridge.install()
         let pointer = OpaquePointer(mount.pointer)
         let name = takeString(g_mount_get_name(pointer)) ?? ""
@@ -139,13 +139,13 @@ public final class ServerConnection {
 }
 
 /// Why a mount was not unmounted or ejected.
-public enum MountRemovalError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum MountRemovalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The person kept it (files still open there): nothing to report.
     case cancelled
     /// GVFS refused (the mount's name, GIO's reason, and whether it was an eject).
     case failed(name: String, reason: String, eject: Bool)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cancelled: tr("The mount was kept.")
         case .failed(let name, let reason, let eject):

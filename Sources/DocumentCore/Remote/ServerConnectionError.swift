@@ -3,7 +3,7 @@ import Foundation
 import GObjectSupport
 
 /// Why a server could not be mounted or unmounted, in words a person can act on.
-public enum ServerConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ServerConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// GVFS has no backend for the protocol (gvfs-backends is not installed).
     case unsupportedScheme(String)
     /// Nothing answered: the name is unknown, the port closed, the network down.
@@ -19,7 +19,7 @@ public enum ServerConnectionError: Error, Equatable, Sendable, CustomStringConve
     /// Anything else, with GIO's words.
     case failed(host: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedScheme(let scheme):
             tr("Dossier cannot connect to “%s://” servers on this computer: the GVFS backends are not installed (the package gvfs-backends).", scheme)
@@ -39,7 +39,7 @@ public enum ServerConnectionError: Error, Equatable, Sendable, CustomStringConve
     }
 
     /// Whether trying again may help without changing the address (a page offers Retry).
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .unsupportedScheme: false
         default: true

@@ -7,20 +7,20 @@ import GObjectSupport
 /// no capabilities (even when Dossier runs as root), nothing of the system but /usr and a few
 /// files read-only, the input read-only at a fixed path, only a private output folder and /tmp
 /// writable, dying with its parent.
-public enum Sandbox {
+package enum Sandbox {
     /// True when bubblewrap is installed; without it helpers run unconfined (but still timed).
-    public static var isAvailable: Bool { takeString(g_find_program_in_path("bwrap")) != nil }
+    package static var isAvailable: Bool { takeString(g_find_program_in_path("bwrap")) != nil }
 
     /// Where the input and output appear to the helper.
-    public struct Paths: Sendable {
+    package struct Paths: Sendable {
         /// The input file's path as the helper sees it.
-        public let input: String
+        package let input: String
         /// The output file's path as the helper sees it.
-        public let output: String
+        package let output: String
     }
 
     /// The paths the helper sees for `input` and the private `outputFolder`.
-    public static func paths(input: String, outputFolder: String, outputName: String) -> Paths {
+    package static func paths(input: String, outputFolder: String, outputName: String) -> Paths {
         guard isAvailable else { return Paths(input: input, output: outputFolder + "/" + outputName) }
         let ext = (input as NSString).pathExtension
         return Paths(input: "/tmp/dossier-input" + (ext.isEmpty ? "" : "." + ext), output: "/tmp/dossier-output/" + outputName)
@@ -30,7 +30,7 @@ public enum Sandbox {
     /// `readOnly` names more system folders the helper needs (LibreOffice its /etc/libreoffice).
     /// A helper named by an absolute path outside /usr (an app run from its build folder, as
     /// `meson devenv` runs them) also sees its own folder and the Swift runtime's, read-only.
-    public static func wrap(_ command: [String], input: String, outputFolder: String, paths: Paths,
+    package static func wrap(_ command: [String], input: String, outputFolder: String, paths: Paths,
                             readOnly: [String] = []) -> [String] {
         guard isAvailable else { return command }
         // The program's folders after /tmp's tmpfs, which would hide one under /tmp.
@@ -72,7 +72,7 @@ public enum Sandbox {
 
     /// Expands the field codes of a helper's `Exec` line: `%i` input path, `%u` its URI,
     /// `%o` output path, `%s` size, `%%` a percent sign.
-    public static func expand(_ exec: String, input: String, uri: String, output: String, size: Int) -> [String]? {
+    package static func expand(_ exec: String, input: String, uri: String, output: String, size: Int) -> [String]? {
         var argc: Int32 = 0
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         guard g_shell_parse_argv(exec, &argc, &argv, nil) != 0 else { return nil }

@@ -4,25 +4,25 @@ import Synchronization
 
 /// Stops a `SandboxedProcess` early, from any thread (the preview that wanted its output is
 /// gone): the helper's whole process group is killed at its next look, within milliseconds.
-public final class CancellationFlag: Sendable {
+package final class CancellationFlag: Sendable {
     private let flag = Atomic<Bool>(false)
 
     /// Makes a flag that is not set.
-    public init() {}
+    package init() {}
 
     /// Sets the flag: the process group is killed at the runner's next look.
-    public func cancel() { flag.store(true, ordering: .relaxed) }
+    package func cancel() { flag.store(true, ordering: .relaxed) }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+    package var isCancelled: Bool { flag.load(ordering: .relaxed) }
 }
 
 /// Runs a helper program (an external thumbnailer) in its own process group, with no input,
 /// capturing the start of its error output, and kills the whole group when it overruns its
 /// time: a hanging or crashing helper fails one file, never the caller.
-public struct SandboxedProcess: Sendable {
+package struct SandboxedProcess: Sendable {
     /// How the helper's run ended.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// It exited with this status; `errors` is the start of its error output.
         case exited(Int32, errors: String)
         /// A signal ended it (a crash, or a limit), with the signal's number.
@@ -34,14 +34,14 @@ public struct SandboxedProcess: Sendable {
     }
 
     /// The program and its arguments, the program first (looked up in `PATH` when it has no "/").
-    public let arguments: [String]
+    package let arguments: [String]
 
     /// Makes a runner for the program and arguments in `arguments`, the program first.
-    public init(arguments: [String]) { self.arguments = arguments }
+    package init(arguments: [String]) { self.arguments = arguments }
 
     /// Runs the program to its end, or kills its whole process group at `timeout`, or as soon
     /// as `cancellation` is set.
-    public func run(timeout: Duration, cancellation: CancellationFlag? = nil) -> Outcome {
+    package func run(timeout: Duration, cancellation: CancellationFlag? = nil) -> Outcome {
         var errorPipe: [Int32] = [0, 0]
         guard pipe(&errorPipe) == 0 else { return .exited(127, errors: String(cString: strerror(errno))) }
         var actions = posix_spawn_file_actions_t()

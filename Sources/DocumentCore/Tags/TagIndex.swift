@@ -8,11 +8,11 @@ import Foundation
 ///
 /// Hidden files and folders (names starting with a dot) are left out unless asked for;
 /// symbolic links are not followed. Each folder watched costs one inotify watch.
-public final class TagIndex: @unchecked Sendable {
+package final class TagIndex: @unchecked Sendable {
     // @unchecked: `tagsByPath`, `watches`, `touched` and `isWatching` are only touched on `queue`.
 
     /// What changed in the index.
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         /// A scan of the folders finished.
         case scanned
         /// The tags of the item at this URL were read again (it may have none now, or be gone).
@@ -20,11 +20,11 @@ public final class TagIndex: @unchecked Sendable {
     }
 
     /// The folders indexed, with symbolic links resolved.
-    public let folders: [URL]
+    package let folders: [URL]
     /// Where tags are read from.
-    public let store: TagStore
+    package let store: TagStore
     /// Whether names starting with a dot are indexed.
-    public let includesHidden: Bool
+    package let includesHidden: Bool
 
     private let queue = DispatchQueue(label: "dossier.tag-index")
     private var tagsByPath: [String: [String]] = [:]
@@ -35,7 +35,7 @@ public final class TagIndex: @unchecked Sendable {
     private let observers = Observers<Change>()
 
     /// An index of `folders` (and everything below them), reading tags through `store`.
-    public init(folders: [URL], store: TagStore = TagStore(), includesHidden: Bool = false) {
+    package init(folders: [URL], store: TagStore = TagStore(), includesHidden: Bool = false) {
         self.folders = folders.map { url in
             guard let resolved = realpath(url.path, nil) else { return url.standardizedFileURL }
             defer { free(resolved) }
@@ -49,7 +49,7 @@ public final class TagIndex: @unchecked Sendable {
 
     /// Scans the folders on the calling thread and returns when done, without watching them:
     /// for a one-off question. Blocks: not on the main thread.
-    public func scan() {
+    package func scan() {
         let found = folders.reduce(into: [String: [String]]()) { result, folder in
             result.merge(Self.read(tree: folder.path, store: store, includesHidden: includesHidden)) { $1 }
         }
@@ -59,7 +59,7 @@ public final class TagIndex: @unchecked Sendable {
 
     /// Starts watching the folders, then scans them on a background thread; `completion` runs
     /// (on that thread) when the first scan is in. Changes seen meanwhile are kept.
-    public func start(completion: (@Sendable () -> Void)? = nil) {
+    package func start(completion: (@Sendable () -> Void)? = nil) {
         DispatchQueue.global(qos: .utility).async { [self] in
             var found: [String: [String]] = [:]
             queue.sync {
@@ -86,7 +86,7 @@ public final class TagIndex: @unchecked Sendable {
     }
 
     /// Stops watching; the index keeps what it knows.
-    public func stop() {
+    package func stop() {
         queue.sync {
             isWatching = false
             for watch in watches.values { FileCoordinator.removeFilePresenter(watch) }
@@ -101,25 +101,25 @@ public final class TagIndex: @unchecked Sendable {
     // MARK: Asking
 
     /// The items with `tag`, sorted by path.
-    public func files(taggedWith tag: String) -> [URL] {
+    package func files(taggedWith tag: String) -> [URL] {
         let wanted = tag.trimmingCharacters(in: .whitespacesAndNewlines)
         return queue.sync { tagsByPath.filter { $0.value.contains(wanted) }.keys.sorted() }.map { URL(fileURLWithPath: $0) }
     }
 
     /// Every tag in use, with how many items have it.
-    public var tagCounts: [String: Int] {
+    package var tagCounts: [String: Int] {
         queue.sync {
             tagsByPath.values.reduce(into: [String: Int]()) { counts, tags in tags.forEach { counts[$0, default: 0] += 1 } }
         }
     }
 
     /// The tags the index knows for the item at `url`.
-    public func tags(of url: URL) -> [String] {
+    package func tags(of url: URL) -> [String] {
         queue.sync { tagsByPath[url.standardizedFileURL.path] ?? [] }
     }
 
     /// Calls `handler` after each change, on a background thread, while the token lives.
-    public func addObserver(_ handler: @escaping @Sendable (Change) -> Void) -> ObservationToken {
+    package func addObserver(_ handler: @escaping @Sendable (Change) -> Void) -> ObservationToken {
         observers.add(handler)
     }
 

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Text read from a file, and the encoding it was read in.
-public struct DecodedText: Sendable, Equatable {
+package struct DecodedText: Sendable, Equatable {
     /// The text, without a byte order mark.
-    public let text: String
+    package let text: String
     /// The encoding the bytes were read in.
-    public let encoding: TextEncoding
+    package let encoding: TextEncoding
 }
 
 extension TextEncoding {
@@ -22,7 +22,7 @@ extension TextEncoding {
     /// `isStartOfFile`: the bytes are only the start of the file, read up to a limit, so a
     /// character cut at their end is no error (it is dropped); in a whole file it is one.
     /// The detector sees the first 64 KiB at most. Never fails: the worst case is Windows-1252.
-    public static func decode(_ data: Data, isStartOfFile: Bool = false) -> DecodedText {
+    package static func decode(_ data: Data, isStartOfFile: Bool = false) -> DecodedText {
         decode(data, isStartOfFile: isStartOfFile, locale: userLegacy)
     }
 
@@ -74,7 +74,7 @@ extension TextEncoding {
     /// `data` read in this encoding, whatever it holds: a byte order mark of this encoding is
     /// dropped, bytes that mean nothing in it show as U+FFFD, an incomplete character at the end
     /// is dropped. An encoding iconv does not know reads as Windows-1252.
-    public func decode(_ data: Data) -> String {
+    package func decode(_ data: Data) -> String {
         data.withUnsafeBytes { decode($0) }
     }
 

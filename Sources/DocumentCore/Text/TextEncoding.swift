@@ -2,46 +2,46 @@ import Foundation
 
 /// A character encoding a text file can be read in: the name iconv knows it by and the title a
 /// person reads in a menu ("Chinese Simplified (GB18030)", as GNOME's text editors name them).
-public struct TextEncoding: Hashable, Sendable {
+package struct TextEncoding: Hashable, Sendable {
     /// The charset's canonical name, upper case: "UTF-8", "GB18030", "SHIFT_JIS", "WINDOWS-1252".
-    public let name: String
+    package let name: String
 
     /// An encoding by the name iconv knows it by, in any case ("utf-8" is "UTF-8").
-    public init(_ name: String) { self.name = name.uppercased() }
+    package init(_ name: String) { self.name = name.uppercased() }
 
     /// UTF-8, the encoding of most text on Linux.
-    public static let utf8 = TextEncoding("UTF-8")
+    package static let utf8 = TextEncoding("UTF-8")
     /// UTF-16, little-endian (Windows' "Unicode").
-    public static let utf16LittleEndian = TextEncoding("UTF-16LE")
+    package static let utf16LittleEndian = TextEncoding("UTF-16LE")
     /// UTF-16, big-endian.
-    public static let utf16BigEndian = TextEncoding("UTF-16BE")
+    package static let utf16BigEndian = TextEncoding("UTF-16BE")
     /// UTF-32, little-endian.
-    public static let utf32LittleEndian = TextEncoding("UTF-32LE")
+    package static let utf32LittleEndian = TextEncoding("UTF-32LE")
     /// UTF-32, big-endian.
-    public static let utf32BigEndian = TextEncoding("UTF-32BE")
+    package static let utf32BigEndian = TextEncoding("UTF-32BE")
     /// Chinese Simplified (GB18030, which includes GB2312 and GBK).
-    public static let gb18030 = TextEncoding("GB18030")
+    package static let gb18030 = TextEncoding("GB18030")
     /// Chinese Traditional (Big5).
-    public static let big5 = TextEncoding("BIG5")
+    package static let big5 = TextEncoding("BIG5")
     /// Japanese (Shift JIS).
-    public static let shiftJIS = TextEncoding("SHIFT_JIS")
+    package static let shiftJIS = TextEncoding("SHIFT_JIS")
     /// Japanese (EUC-JP).
-    public static let eucJP = TextEncoding("EUC-JP")
+    package static let eucJP = TextEncoding("EUC-JP")
     /// Korean (EUC-KR).
-    public static let eucKR = TextEncoding("EUC-KR")
+    package static let eucKR = TextEncoding("EUC-KR")
     /// Western European (Windows-1252).
-    public static let windows1252 = TextEncoding("WINDOWS-1252")
+    package static let windows1252 = TextEncoding("WINDOWS-1252")
     /// Western European (ISO-8859-1, Latin-1).
-    public static let isoLatin1 = TextEncoding("ISO-8859-1")
+    package static let isoLatin1 = TextEncoding("ISO-8859-1")
     /// Central European (Windows-1250).
-    public static let windows1250 = TextEncoding("WINDOWS-1250")
+    package static let windows1250 = TextEncoding("WINDOWS-1250")
     /// Cyrillic (Windows-1251).
-    public static let windows1251 = TextEncoding("WINDOWS-1251")
+    package static let windows1251 = TextEncoding("WINDOWS-1251")
     /// Cyrillic (KOI8-R).
-    public static let koi8R = TextEncoding("KOI8-R")
+    package static let koi8R = TextEncoding("KOI8-R")
 
     /// The encodings a text can be re-opened in, in menu order: Unicode first, then by script.
-    public static let choices: [TextEncoding] = [
+    package static let choices: [TextEncoding] = [
         .utf8, .utf16LittleEndian, .utf16BigEndian,
         .gb18030, .big5, .shiftJIS, .eucJP, .eucKR,
         .windows1252, .isoLatin1, .windows1250, .windows1251, .koi8R,
@@ -49,7 +49,7 @@ public struct TextEncoding: Hashable, Sendable {
 
     /// The name shown for the encoding: a script and the charset, or the bare charset name for
     /// one the menu does not offer (uchardet knows a few dozen).
-    public var title: String {
+    package var title: String {
         switch self {
         // TRANSLATORS: encodings as GNOME's text editors name them: the script or region, then
         // the charset's own name in parentheses, which stays as it is.

@@ -15,19 +15,19 @@ import GObjectSupport
 /// network file system) is left alone: its thumbnails would download every file. Failures are
 /// recorded in the cache's `fail/` folder as for any request, and reported to no one (a file
 /// deleted meanwhile simply fails). `cancel()` drops everything still queued.
-public final class BackgroundThumbnails: @unchecked Sendable {
+package final class BackgroundThumbnails: @unchecked Sendable {
     // @unchecked: `state` is guarded by `lock`; `isLocal` is touched only on `queue`; the rest
     // is immutable.
 
     /// The most thumbnails one folder queues.
-    public static let limit = 10_000
+    package static let limit = 10_000
     /// The most files of one folder looked at (each costs a `stat` and a cache lookup).
-    public static let examinedLimit = 50_000
+    package static let examinedLimit = 50_000
 
     /// The generator the thumbnails are asked of.
-    public let generator: ThumbnailGenerator
+    package let generator: ThumbnailGenerator
     /// The folder whose files these are.
-    public let folder: URL
+    package let folder: URL
     private let size: Int
     private let scale: Int
     private let limit: Int
@@ -51,7 +51,7 @@ public final class BackgroundThumbnails: @unchecked Sendable {
 
     /// Background thumbnails of `folder`'s files at `size` logical pixels × `scale`, asked of
     /// `generator`; nothing happens until `add(_:)`.
-    public init(generator: ThumbnailGenerator, folder: URL, size: Int, scale: Int = 1,
+    package init(generator: ThumbnailGenerator, folder: URL, size: Int, scale: Int = 1,
                 limit: Int = BackgroundThumbnails.limit, examinedLimit: Int = BackgroundThumbnails.examinedLimit) {
         self.generator = generator
         self.folder = folder
@@ -67,7 +67,7 @@ public final class BackgroundThumbnails: @unchecked Sendable {
     /// looked at on a queue of their own, so this returns at once. A file queued before and
     /// not yet made is queued again (it changed: the earlier request may be reading an older
     /// version, which fails unrecorded).
-    public func add(_ files: [URL]) {
+    package func add(_ files: [URL]) {
         lock.withLock { state.scansWaiting += 1 }
         queue.async { [self] in
             defer { lock.withLock { state.scansWaiting -= 1 } }
@@ -86,7 +86,7 @@ public final class BackgroundThumbnails: @unchecked Sendable {
 
     /// Drops every thumbnail still queued; those being made finish (into the cache), and
     /// nothing more is queued.
-    public func cancel() {
+    package func cancel() {
         let handles = lock.withLock {
             state.cancelled = true
             defer { state.requests = [:] }
@@ -97,7 +97,7 @@ public final class BackgroundThumbnails: @unchecked Sendable {
 
     /// What the pass has done so far: thumbnails queued and finished (made, found or failed),
     /// files looked at, and whether files are still waiting to be looked at.
-    public var progress: (queued: Int, finished: Int, examined: Int, isLooking: Bool) {
+    package var progress: (queued: Int, finished: Int, examined: Int, isLooking: Bool) {
         lock.withLock { (state.queued, state.finished, state.examined, state.scansWaiting > 0) }
     }
 
@@ -138,7 +138,7 @@ public final class BackgroundThumbnails: @unchecked Sendable {
 
     /// Whether `folder` is on this machine's disks, where background thumbnails are made.
     /// Blocking (it asks the file system): off the main thread.
-    public static func isOnThisMachine(_ folder: URL) -> Bool {
+    package static func isOnThisMachine(_ folder: URL) -> Bool {
         guard folder.isFileURL, !RemoteFiles.isRemote(folder) else { return false }
         let file = g_file_new_for_path(folder.path)
         defer { unref(file) }
@@ -153,7 +153,7 @@ extension ThumbnailGenerator {
     /// makes for its cells, however far a quick picture's upgrade is moved down
     /// (`quickPictureLead`); a background thumbnail `n` files into its folder waits at this
     /// minus `n`.
-    public static let backgroundPriority = -(1 << 50)
+    package static let backgroundPriority = -(1 << 50)
 
     /// Whether the file at `url` lacks a valid thumbnail for `pixels` (logical size × scale)
     /// that a thumbnailer here could make: a regular local file within its thumbnailer's size
@@ -162,7 +162,7 @@ extension ThumbnailGenerator {
     /// blocking: off the main thread. Remote files never count, nor text files unless
     /// `includingText` (Files has no text thumbnailer: a folder of logs is not worth a
     /// background pass, and their cells still get theirs).
-    public func lacksThumbnail(of url: URL, fitting pixels: Int, includingText: Bool = true) -> Bool {
+    package func lacksThumbnail(of url: URL, fitting pixels: Int, includingText: Bool = true) -> Bool {
         guard url.isFileURL, !RemoteFiles.isRemote(url) else { return false }
         let path = url.path
         var status = stat()

@@ -53,7 +53,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         /// Which thumbnailer made it: "image", "pdf", "text", or an external one's name.
         public let thumbnailer: String
         /// How long finding or making it took.
-        public let duration: Duration
+        package let duration: Duration
     }
 
     /// What to thumbnail, at which size, and what to deliver.
@@ -98,7 +98,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     /// The shared thumbnail cache thumbnails are read from and written to.
     public let cache: ThumbnailCache
     /// Where remote files are downloaded to be thumbnailed.
-    public let downloads: RemoteDownloads
+    package let downloads: RemoteDownloads
     let maker: ThumbnailMaker
     private let workers: Int
 
@@ -118,7 +118,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     /// request's thumbnail is made and cached even if the request is then cancelled (a cell
     /// scrolled away before its upgrade): nothing more is delivered for it, and the folder's
     /// cache still fills as the user looks through it.
-    public static let quickPictureLead = 1 << 39
+    package static let quickPictureLead = 1 << 39
 
     private let condition = NSCondition()
     private var pending = ThumbnailJobQueue<Job>()
@@ -142,10 +142,15 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     ///   - timeout: how long an external thumbnailer may run.
     ///   - thumbnailerFolders: where `.thumbnailer` files are looked for (default: the
     ///     `thumbnailers` folder of `$XDG_DATA_HOME` and of each of `$XDG_DATA_DIRS`).
-    ///   - downloads: what brings remote files into the cache to be thumbnailed.
-    public init(cache: ThumbnailCache = ThumbnailCache(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                timeout: Duration = .seconds(10), thumbnailerFolders: [URL]? = nil,
-                downloads: RemoteDownloads = .shared) {
+    public convenience init(cache: ThumbnailCache = ThumbnailCache(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            timeout: Duration = .seconds(10), thumbnailerFolders: [URL]? = nil) {
+        self.init(cache: cache, workers: workers, timeout: timeout, thumbnailerFolders: thumbnailerFolders, downloads: .shared)
+    }
+
+    /// A generator as `init(cache:workers:timeout:thumbnailerFolders:)` makes one, with
+    /// `downloads` bringing remote files into the cache to be thumbnailed.
+    package init(cache: ThumbnailCache, workers: Int, timeout: Duration, thumbnailerFolders: [URL]?,
+                 downloads: RemoteDownloads) {
         self.cache = cache
         self.downloads = downloads
         self.workers = max(1, workers)
@@ -156,7 +161,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     /// first thumbnails do not wait for each one to load its libraries and lock itself down.
     /// Returns at once; a browser calls it once it has listed a folder with files, before its
     /// cells ask.
-    public func prestartWorkers() {
+    package func prestartWorkers() {
         DispatchQueue.global(qos: .utility).async { ThumbnailWorkers.pool.prestartAll() }
     }
 
@@ -217,7 +222,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     /// The largest remote file downloaded only for its thumbnail (Nautilus, by default, makes
     /// none of remote files at all; a folder of videos on a NAS should not be downloaded
     /// whole to fill a grid).
-    public static let remoteSizeLimit: Int64 = 64 << 20
+    package static let remoteSizeLimit: Int64 = 64 << 20
 
     /// The thumbnail of a remote file, under its URI and the server's modification time: from
     /// the cache when valid, else made from a copy downloaded at low priority (a preview of
@@ -354,7 +359,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
     /// Starts no background request for `duration` from now (jobs already running finish): a
     /// browser calls it as its view scrolls, so that its frames do not share the machine with
     /// thumbnails no one sees yet. Each call extends the hold; it ends by itself.
-    public func holdBackground(for duration: Duration) {
+    package func holdBackground(for duration: Duration) {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
         condition.lock()
         backgroundHeldUntil = max(backgroundHeldUntil, Date().addingTimeInterval(seconds))

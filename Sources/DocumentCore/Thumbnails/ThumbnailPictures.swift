@@ -15,7 +15,7 @@ public struct ThumbnailPicture: Sendable {
     /// Bytes from one row to the next (at least `width` × 4).
     public let stride: Int
     /// The worker's sealed memory that holds the rows.
-    public let blob: SealedBlob
+    package let blob: SealedBlob
 
     /// The worker's pixels, once their layout is checked: a worker is not trusted to say where they lie.
     init?(_ output: DecoderWorker.Output) {

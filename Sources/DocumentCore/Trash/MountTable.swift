@@ -2,7 +2,7 @@ import Foundation
 
 /// Which file systems the Trash knows about: where they are mounted (to list and empty
 /// their trash folders) and which one holds a given item (to trash it without copying).
-public struct MountTable: Sendable {
+package struct MountTable: Sendable {
     enum Source: Sendable {
         /// `/proc/self/mountinfo`, read at each use.
         case system
@@ -17,23 +17,23 @@ public struct MountTable: Sendable {
     let source: Source
 
     /// The system's mounts, from `/proc/self/mountinfo`.
-    public static let system = MountTable(source: .system)
+    package static let system = MountTable(source: .system)
 
     /// Only `mountPoints` are looked at when listing or emptying trash folders; an empty list
     /// means the home trash only. Items are still placed by their real file system.
-    public static func only(_ mountPoints: [URL]) -> MountTable {
+    package static func only(_ mountPoints: [URL]) -> MountTable {
         MountTable(source: .only(mountPoints.map(\.standardizedFileURL.path)))
     }
 
     /// Treats each folder in `topDirectories` as the top of its own file system (an item
     /// inside one goes to that folder's `.Trash-$uid`), and lists only those.
-    public static func simulated(_ topDirectories: [URL]) -> MountTable {
+    package static func simulated(_ topDirectories: [URL]) -> MountTable {
         MountTable(source: .simulated(topDirectories.map { $0.resolvingSymlinksInPath().standardizedFileURL.path }))
     }
 
     /// The system's mounts, or those named (colon-separated) in `$DOSSIER_TRASH_VOLUMES`
     /// when it is set, as sandboxes and tests do to keep away from real trash folders.
-    public static var `default`: MountTable {
+    package static var `default`: MountTable {
         guard let restricted = ProcessInfo.processInfo.environment["DOSSIER_TRASH_VOLUMES"] else { return .system }
         return .only(restricted.split(separator: ":").map { URL(fileURLWithPath: String($0), isDirectory: true) })
     }

@@ -3,7 +3,7 @@ import Foundation
 extension Trash {
     /// Every trash folder that exists: the home trash first, then those at the top of the
     /// mounted file systems, each once (a file system mounted twice has one trash).
-    public func trashDirectories() -> [TrashDirectory] {
+    package func trashDirectories() -> [TrashDirectory] {
         var seen: Set<String> = []
         var found: [TrashDirectory] = []
         func add(_ trash: TrashDirectory) {

@@ -7,15 +7,20 @@ import Foundation
 /// Nautilus, KDE and every other implementation of the specification.
 public struct Trash: Sendable {
     /// The home trash, `$XDG_DATA_HOME/Trash`.
-    public let home: TrashDirectory
+    package let home: TrashDirectory
     /// The file systems whose trash folders are used and listed.
-    public let mounts: MountTable
+    package let mounts: MountTable
     let userID: uid_t
 
-    /// The Trash for a data folder (default: `$XDG_DATA_HOME`, else `~/.local/share`) and
-    /// a set of mounts (default: the system's, or `$DOSSIER_TRASH_VOLUMES`). Tests pass
-    /// their own so that they never touch the real Trash.
-    public init(dataHome: URL? = nil, mounts: MountTable = .default) {
+    /// The Trash for a data folder (default: `$XDG_DATA_HOME`, else `~/.local/share`), on the
+    /// system's mounts (or `$DOSSIER_TRASH_VOLUMES`). Tests pass their own folder so that they
+    /// never touch the real Trash.
+    public init(dataHome: URL? = nil) {
+        self.init(dataHome: dataHome, mounts: .default)
+    }
+
+    /// The Trash for a data folder and a set of mounts.
+    package init(dataHome: URL?, mounts: MountTable) {
         let folder = dataHome?.standardizedFileURL.path ?? Self.defaultDataHome()
         home = TrashDirectory.home(dataHome: folder)
         self.mounts = mounts

@@ -3,18 +3,18 @@ import Foundation
 /// One trash folder ("$trash" in the Trash specification): the home trash,
 /// `$XDG_DATA_HOME/Trash`, or a trash at the top of another mounted file system,
 /// `$topdir/.Trash/$uid` or `$topdir/.Trash-$uid`. Each holds `files/` and `info/`.
-public struct TrashDirectory: Sendable, Hashable, Codable {
+package struct TrashDirectory: Sendable, Hashable, Codable {
     /// The trash folder itself.
-    public let url: URL
+    package let url: URL
     /// The top folder of the file system this trash serves; nil for the home trash.
-    public let topDirectory: URL?
+    package let topDirectory: URL?
 
     /// True for `$XDG_DATA_HOME/Trash`, whose records hold absolute paths.
-    public var isHomeTrash: Bool { topDirectory == nil }
+    package var isHomeTrash: Bool { topDirectory == nil }
     /// `$trash/files`: the trashed items under their names in the Trash.
-    public var filesURL: URL { url.appendingPathComponent("files", isDirectory: true) }
+    package var filesURL: URL { url.appendingPathComponent("files", isDirectory: true) }
     /// `$trash/info`: one `NAME.trashinfo` per item.
-    public var infoURL: URL { url.appendingPathComponent("info", isDirectory: true) }
+    package var infoURL: URL { url.appendingPathComponent("info", isDirectory: true) }
 
     var path: String { url.path }
     var filesPath: String { filesURL.path }

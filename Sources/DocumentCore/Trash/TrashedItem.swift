@@ -10,7 +10,7 @@ public struct TrashedItem: Sendable, Hashable, Codable {
     /// When it was trashed, to the second; nil when its record has no readable date.
     public let deletionDate: Date?
     /// The trash folder that holds it.
-    public let trash: TrashDirectory
+    package let trash: TrashDirectory
 
     /// Where the item is now, inside the trash.
     public var url: URL { trash.filesURL.appendingPathComponent(name, isDirectory: false) }
@@ -22,7 +22,7 @@ public struct TrashedItem: Sendable, Hashable, Codable {
     public var originalName: String { (originalPath as NSString).lastPathComponent }
 
     /// An item as a trash folder records it (normally made by `Trash`, not by hand).
-    public init(name: String, originalPath: String, deletionDate: Date?, trash: TrashDirectory) {
+    package init(name: String, originalPath: String, deletionDate: Date?, trash: TrashDirectory) {
         self.name = name
         self.originalPath = originalPath
         self.deletionDate = deletionDate

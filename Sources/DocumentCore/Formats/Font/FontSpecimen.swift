@@ -5,9 +5,9 @@ import Foundation
 /// decoder worker: FreeType parses the file and runs its hinting instructions there, never in the
 /// process that asks. What the font is and covers comes back as values, the lines as their
 /// glyphs' coverage in one sealed memfd (the colour is the shower's).
-public struct FontSpecimen: Sendable {
+package struct FontSpecimen: Sendable {
     /// The sizes, in points, the sample is drawn at, smallest first.
-    public static let sampleSizes = [12, 18, 24, 36, 48, 72]
+    package static let sampleSizes = [12, 18, 24, 36, 48, 72]
     static let namePoints = 40
     static let alphabetPoints = 24
     static let alphabet = ["ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789 .,:;!?&@#%*()[]{}"]
@@ -15,34 +15,34 @@ public struct FontSpecimen: Sendable {
     /// How the lines are drawn, for the widget that shows them: the key of a drawing. It holds no
     /// colour (the lines are coverage, tinted where they are shown), only what is known of the
     /// display before libadwaita's stylesheet is loaded, so a drawing can be asked for ahead.
-    public struct Appearance: Sendable, Hashable {
+    package struct Appearance: Sendable, Hashable {
         /// The width the lines wrap at, in logical pixels.
-        public var width: Int
+        package var width: Int
         /// Device pixels per logical pixel (the widget's scale factor).
-        public var scale: Int
+        package var scale: Int
         /// The resolution that turns points into logical pixels (96, or the desktop's text scaling).
-        public var dpi: Double
+        package var dpi: Double
         /// cairo's font options as the widget has them (`cairo_antialias_t`, `cairo_hint_style_t`,
         /// `cairo_hint_metrics_t` values); subpixel antialiasing is drawn grey (there is no
         /// background to draw it on).
-        public var antialias: Int32 = 0
+        package var antialias: Int32 = 0
         /// cairo's hint style (a `cairo_hint_style_t` value).
-        public var hintStyle: Int32 = 0
+        package var hintStyle: Int32 = 0
         /// cairo's hint metrics (a `cairo_hint_metrics_t` value).
-        public var hintMetrics: Int32 = 0
+        package var hintMetrics: Int32 = 0
         /// Whether glyphs are placed on whole pixels (`pango_context_set_round_glyph_positions`).
-        public var roundsGlyphPositions = true
+        package var roundsGlyphPositions = true
 
         /// Describes lines wrapped at `width` logical pixels, drawn at `scale` and `dpi`, with
         /// cairo's default font options.
-        public init(width: Int, scale: Int, dpi: Double) {
+        package init(width: Int, scale: Int, dpi: Double) {
             self.width = width
             self.scale = scale
             self.dpi = dpi
         }
 
         /// The widest line drawn, in device pixels (`width` × `scale`).
-        public static let widest = 8192
+        package static let widest = 8192
 
         /// The appearance as it goes to a worker.
         var wire: FontAppearance {
@@ -63,7 +63,7 @@ public struct FontSpecimen: Sendable {
     }
 
     /// What a line of the specimen shows.
-    public enum Role: String, Codable, Sendable {
+    package enum Role: String, Codable, Sendable {
         /// The family name, in the font itself.
         case name
         /// Capitals, small letters, or digits and punctuation.
@@ -73,15 +73,15 @@ public struct FontSpecimen: Sendable {
     }
 
     /// One line of the specimen (wrapped into several rows when it is wider than the appearance's width).
-    public struct Line: Sendable {
+    package struct Line: Sendable {
         /// What the line shows: the name, an alphabet or a sample.
-        public let role: Role
+        package let role: Role
         /// What the line says (its accessible text).
-        public let text: String
+        package let text: String
         /// Its size in points.
-        public let points: Int
+        package let points: Int
         /// The line's drawn pixels.
-        public let pixels: Pixels
+        package let pixels: Pixels
     }
 
     /// A line's pixels: `height` rows of `width` premultiplied ARGB32 pixels (cairo's format, in
@@ -89,40 +89,40 @@ public struct FontSpecimen: Sendable {
     /// logical pixel. The glyphs' coverage: white, at the alpha of their ink, to be tinted with the
     /// text colour where they are shown. Checked against the blob's size: the worker that made
     /// them is not trusted.
-    public struct Pixels: Sendable {
+    package struct Pixels: Sendable {
         /// The sealed memory that holds the pixels.
-        public let blob: SealedBlob
+        package let blob: SealedBlob
         /// Where the line's first row starts in `blob`, in bytes.
-        public let offset: Int
+        package let offset: Int
         /// The width in device pixels.
-        public let width: Int
+        package let width: Int
         /// The number of rows, in device pixels.
-        public let height: Int
+        package let height: Int
         /// The bytes from the start of one row to the start of the next.
-        public let stride: Int
+        package let stride: Int
         /// Device pixels per logical pixel.
-        public let scale: Int
+        package let scale: Int
         /// The rows of the line's box (what a label of the line would take); ink above or below
         /// it (tall accents, deep descenders) is in the rows around.
-        public let box: Range<Int>
+        package let box: Range<Int>
     }
 
     /// The font's family name ("DejaVu Sans").
-    public let family: String
+    package let family: String
     /// The style of the first face ("Bold Italic"), when the font names it.
-    public let style: String?
+    package let style: String?
     /// How many faces the file holds (a .ttc collection several, a variable font one per named instance).
-    public let faceCount: Int
+    package let faceCount: Int
     /// Whether the font has the Latin letters and digits: the alphabet lines are there.
-    public let coversLatin: Bool
+    package let coversLatin: Bool
     /// Whether the font can write its own family name: the name line is there.
-    public let coversFamily: Bool
+    package let coversFamily: Bool
     /// The sample sentence: a pangram in a script the font covers, or characters it has.
-    public let sample: String
+    package let sample: String
     /// The lines in order: the name, the alphabet, then the sample at each of `sampleSizes`.
-    public let lines: [Line]
+    package let lines: [Line]
     /// How they were drawn.
-    public let appearance: Appearance
+    package let appearance: Appearance
 }
 
 /// What the worker says about the font and where each line's pixels are (the wire form).
@@ -154,7 +154,7 @@ struct DrawnSpecimen: Codable {
 }
 
 /// Why a font's specimen could not be drawn, as the previewer's error page says it.
-public enum FontSpecimenError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+package enum FontSpecimenError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The file could not be opened here.
     case unreadable(String)
     /// The worker found no font it can draw in the file; its message says why.
@@ -168,7 +168,7 @@ public enum FontSpecimenError: Error, Equatable, Sendable, Codable, CustomString
     /// Whoever asked went away before the font was drawn.
     case cancelled
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let reason): tr("The font could not be opened: %s", reason)
         case .notDrawable(let message): message

@@ -3,22 +3,22 @@ import Foundation
 /// Decoded pixels in a decoder worker's sealed memfd: 8-bit RGBA (straight alpha) or RGB rows,
 /// `stride` bytes apart, from `offset` in the blob. The layout has been checked against the
 /// blob's size, so every row lies inside it.
-public struct ImagePixels: Sendable {
+package struct ImagePixels: Sendable {
     /// The width in pixels.
-    public let width: Int32
+    package let width: Int32
     /// The height in pixels (the number of rows).
-    public let height: Int32
+    package let height: Int32
     /// Bytes from one row to the next.
-    public let stride: Int
+    package let stride: Int
     /// RGBA when true (4 bytes a pixel), RGB otherwise (3).
-    public let hasAlpha: Bool
+    package let hasAlpha: Bool
     /// The memfd the pixels are in; whatever shows them keeps it alive as long as it does.
-    public let blob: SealedBlob
+    package let blob: SealedBlob
     /// Where the first row starts in `blob`.
-    public let offset: Int
+    package let offset: Int
 
     /// The bytes the rows take, from the first pixel to the last.
-    public var byteCount: Int { stride * Int(height - 1) + Int(width) * (hasAlpha ? 4 : 3) }
+    package var byteCount: Int { stride * Int(height - 1) + Int(width) * (hasAlpha ? 4 : 3) }
 
     /// The layout, if it is a sane image that lies inside `blob` (the worker's word is not trusted).
     init?(width: Int, height: Int, stride: Int, channels: Int, blob: SealedBlob, offset: Int = 0) {
@@ -35,7 +35,7 @@ public struct ImagePixels: Sendable {
 }
 
 /// An image decoded for showing: one picture, or an animation's frames.
-public enum DecodedImage: Sendable {
+package enum DecodedImage: Sendable {
     /// A single picture.
     case still(StillImage)
     /// An animation's frames (an animated GIF, WebP or cursor).
@@ -43,31 +43,31 @@ public enum DecodedImage: Sendable {
 }
 
 /// A still image (or an SVG drawn at a size), upright as its EXIF orientation says.
-public struct StillImage: Sendable {
+package struct StillImage: Sendable {
     /// The decoded pixels.
-    public let pixels: ImagePixels
+    package let pixels: ImagePixels
     /// The image's own size, from its header (an SVG's intrinsic size; 0 when it has none).
-    public let fullWidth: Int32
+    package let fullWidth: Int32
     /// The image's own height, from its header (0 when it has none).
-    public let fullHeight: Int32
+    package let fullHeight: Int32
     /// The long side it was decoded at (its own for an image decoded whole).
-    public let edge: Int32
+    package let edge: Int32
     /// Drawn from vectors (SVG): it can be drawn again, larger, at any size.
-    public let isVector: Bool
+    package let isVector: Bool
 }
 
 /// An animation's frames, composited at the animation's size, in one memfd.
-public struct ImageAnimation: Sendable {
+package struct ImageAnimation: Sendable {
     /// The frames in the order they play, each at the animation's size.
-    public let frames: [ImagePixels]
+    package let frames: [ImagePixels]
     /// How long each frame shows, in milliseconds.
-    public let delays: [Int]
+    package let delays: [Int]
     /// How many times the frames play before the last one stays; 0: for ever.
-    public let loops: Int
+    package let loops: Int
 }
 
 /// Why an image is not shown, in words for the previewer's error page.
-public enum ImageDecodingError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+package enum ImageDecodingError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The file could not be opened.
     case unreadable(String)
     /// No decoder recognises the file, or its header gives no size.
@@ -87,7 +87,7 @@ public enum ImageDecodingError: Error, Equatable, Sendable, Codable, CustomStrin
     /// Dropped before a worker took it: the page it was for went.
     case cancelled
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let reason): tr("The file could not be read: %s", reason)
         case .unrecognised: tr("The image format is not recognised, or the file is damaged.")

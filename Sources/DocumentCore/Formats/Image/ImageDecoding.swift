@@ -14,14 +14,14 @@ import Foundation
 /// glycin's loaders decode (`GlycinFormats`), JPEG aside, are given to GdkPixbuf in the calling
 /// process, which glycin's sandbox decodes; JPEG is decoded by libjpeg in the worker, and the
 /// images other loaders would take (XPM, XBM, third-party modules) by GdkPixbuf in the worker.
-public enum ImageDecoding {
+package enum ImageDecoding {
     /// The largest raster image decoded at all (a decompression bomb is refused).
-    public static let pixelLimit = 400_000_000
+    package static let pixelLimit = 400_000_000
     /// The longest side an image is decoded at, whatever is asked.
-    public static let largestEdge: Int32 = 4096
+    package static let largestEdge: Int32 = 4096
 
     /// The size an image is decoded at (never more than `largestEdge` on its long side).
-    public enum Size: Sendable, Equatable {
+    package enum Size: Sendable, Equatable {
         /// Fitting `edge` pixels on its long side: a larger image decoded down to it, a smaller
         /// one (an SVG too) at its own size.
         case fitting(Int32)
@@ -34,7 +34,7 @@ public enum ImageDecoding {
 
     /// Decodes the image at `path` (of type `type`) at `size`, off the calling thread; an
     /// animation gives its frames unless `still` (then its first).
-    public static func decode(_ path: String, type: DocumentType, size: Size,
+    package static func decode(_ path: String, type: DocumentType, size: Size,
                               still: Bool = false) async -> Result<DecodedImage, ImageDecodingError> {
         // Cancelled (its page went: arrow keys held through a folder), a decode still waiting
         // for one of the two workers is dropped rather than hold one for up to 15 s.
@@ -47,7 +47,7 @@ public enum ImageDecoding {
 
     /// `decode(_:type:size:still:)` on the calling thread, which it blocks until the worker
     /// answers (never the main thread); dropped unsent, with `.cancelled`, once `cancellation` is set.
-    public static func decodeNow(_ path: String, type: DocumentType, size: Size, still: Bool = false,
+    package static func decodeNow(_ path: String, type: DocumentType, size: Size, still: Bool = false,
                                  cancellation: Cancellation? = nil) throws(ImageDecodingError) -> DecodedImage {
         var request = ImageDecoder.Request()
         switch size {

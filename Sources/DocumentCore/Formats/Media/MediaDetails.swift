@@ -2,27 +2,27 @@ import Foundation
 
 /// What a media file holds, as GStreamer's discoverer found it in a decoder worker, checked by
 /// the caller: whether it has sound and moving pictures, its tags and its embedded cover art.
-public struct MediaDetails: Sendable {
+package struct MediaDetails: Sendable {
     /// The title tag, when the file has one.
-    public var title: String?
+    package var title: String?
     /// The artist tag, when the file has one.
-    public var artist: String?
+    package var artist: String?
     /// The album tag, when the file has one.
-    public var album: String?
+    package var album: String?
     /// Moving pictures (a still image stream, such as an MP3's cover, is not video).
-    public var hasVideo: Bool
+    package var hasVideo: Bool
     /// Whether it has a sound stream.
-    public var hasAudio: Bool
+    package var hasAudio: Bool
     /// How long it plays, when the container says.
-    public var duration: Duration?
+    package var duration: Duration?
     /// The embedded cover art (ID3 APIC, FLAC and Vorbis pictures, MP4 covr), decoded in the
     /// worker no larger than `MediaInspection.coverEdge` on its long side.
-    public var cover: StillImage?
+    package var cover: StillImage?
 }
 
 /// Why a media file is not previewed, in words for the previewer's error page. Codable: the
 /// decoder worker sends its own reasons back this way.
-public enum MediaError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
+package enum MediaError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// GStreamer could not be loaded or initialised, with why.
     case notStarted(String)
     /// No decoder for the format is installed.
@@ -45,7 +45,7 @@ public enum MediaError: Error, Equatable, Sendable, Codable, CustomStringConvert
     /// The worker's answer did not hold together.
     case malformedResult
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notStarted(let reason): tr("GStreamer could not start: %s", reason)
         case .missingPlugins: tr("No decoder for this format is installed (GStreamer plugins are missing).")

@@ -7,7 +7,7 @@ import Foundation
 /// trusted: the texts are cut to a length, the pixels' layout is checked against the memfd.
 ///
 /// It asks the previewer's own workers (`PreviewWorkers`), as images and archives do.
-public enum MediaInspection {
+package enum MediaInspection {
     /// The longest the discoverer may take, inside the worker's own limits.
     static let discovererTimeout: Duration = .seconds(5)
     /// Cover art is decoded no larger than this on its long side.
@@ -19,10 +19,10 @@ public enum MediaInspection {
 
     /// Whether GStreamer's plugin registry is in the user's cache: without it, an inspection
     /// first loads GStreamer in the calling process, which makes it (once per user and machine).
-    public static var hasRegistry: Bool { GStreamerRegistry.exists }
+    package static var hasRegistry: Bool { GStreamerRegistry.exists }
 
     /// Inspects the media file at `path` in a decoder worker, off the calling thread.
-    public static func inspect(_ path: String) async -> Result<MediaDetails, MediaError> {
+    package static func inspect(_ path: String) async -> Result<MediaDetails, MediaError> {
         await blockingWork { Result { () throws(MediaError) -> MediaDetails in try inspectNow(path) } }
     }
 

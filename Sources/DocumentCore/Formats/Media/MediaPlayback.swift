@@ -7,12 +7,12 @@ import GObjectSupport
 /// off the main thread before a page makes its stream, so that GTK's media module finds it
 /// loaded. What a file holds is never asked here (`MediaInspection` asks a decoder worker).
 /// Initialising GStreamer builds or updates the user's plugin registry, which workers read.
-public enum MediaPlayback {
+package enum MediaPlayback {
     /// Whether GStreamer is loaded and initialised in this process.
-    public static var isLoaded: Bool { dossier_gstreamer_is_loaded() != 0 }
+    package static var isLoaded: Bool { dossier_gstreamer_is_loaded() != 0 }
 
     /// Loads and initialises GStreamer, once (blocking: not on the main thread).
-    public static func load() throws(MediaError) {
+    package static func load() throws(MediaError) {
         var error: UnsafeMutablePointer<CChar>?
         if dossier_gstreamer_load(&error) != 0 {
             StageTrace.mark("gstreamer loaded")
@@ -22,7 +22,7 @@ public enum MediaPlayback {
     }
 
     /// `load()` on one of Dispatch's threads.
-    public static func loadInBackground() async throws(MediaError) {
+    package static func loadInBackground() async throws(MediaError) {
         try await blockingWork { Result { () throws(MediaError) in try load() } }.get()
     }
 }

@@ -19,11 +19,11 @@ import GObjectSupport
 /// A worker serves one request at a time and is kept for the next. One that crashes, hangs past
 /// its timeout or exceeds a limit is killed; that request fails with a `Failure`, and the next
 /// request starts a new worker.
-public final class DecoderWorker: @unchecked Sendable {
+package final class DecoderWorker: @unchecked Sendable {
     // @unchecked: the process and its socket are reached only under `state`'s lock.
 
     /// How the worker is confined.
-    public enum Confinement: String, Sendable {
+    package enum Confinement: String, Sendable {
         /// bubblewrap's namespaces, then the worker's own limits and seccomp filter.
         case bubblewrap
         /// Where bubblewrap cannot run (missing, or user namespaces off): the limits and the
@@ -34,7 +34,7 @@ public final class DecoderWorker: @unchecked Sendable {
         /// only; the first time it is not, Dossier says so once in the log. For `dossier
         /// --version` and the tests: a worker left to choose tries bubblewrap with its own start
         /// instead, which costs a process less (`DecoderWorker.init`).
-        public static var best: Confinement { bubblewrapWorks ? .bubblewrap : .seccompOnly }
+        package static var best: Confinement { bubblewrapWorks ? .bubblewrap : .seccompOnly }
 
         private static let bubblewrapWorks: Bool = {
             guard let bwrap = bubblewrapPath else { return false }
@@ -66,30 +66,30 @@ public final class DecoderWorker: @unchecked Sendable {
     }
 
     /// What one worker may use.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Address space, in bytes (RLIMIT_AS).
-        public var addressSpace: UInt64 = 4 << 30
+        package var addressSpace: UInt64 = 4 << 30
         /// CPU time for one request, in seconds (a soft RLIMIT_CPU raised before each request).
-        public var cpuSecondsPerRequest: UInt32 = 30
+        package var cpuSecondsPerRequest: UInt32 = 30
         /// CPU time over the worker's life, in seconds; a worker that spent it is replaced.
-        public var cpuSecondsInAll: UInt32 = 600
+        package var cpuSecondsInAll: UInt32 = 600
         /// The largest memfd a result may take, in bytes (RLIMIT_FSIZE).
-        public var largestResult: UInt64 = 1 << 30
+        package var largestResult: UInt64 = 1 << 30
         /// Wall-clock time for one request.
-        public var timeout: Duration = .seconds(60)
+        package var timeout: Duration = .seconds(60)
         /// The worker's CPU priority as a nice value, 0 to 19: above 0 for work nobody watches
         /// being made (the thumbnails take 10), so that a frame's drawing goes first. Set for the
         /// worker's scheduling group too, which decides where the kernel groups by session
         /// (autogroup): a worker has a session of its own (`dossier_worker_lower_priority`).
-        public var niceness: Int32 = 0
+        package var niceness: Int32 = 0
 
         /// The default limits: 4 GiB of address space, 30 s of CPU a request, 600 s in all, results
         /// up to 1 GiB, 60 s a request, the caller's CPU priority.
-        public init() {}
+        package init() {}
     }
 
     /// Why a request failed.
-    public enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         /// The decoder reported the input as bad, with its message.
         case decoder(String)
         /// The worker died during the request (a crash, a limit, or a denied call it did not survive).
@@ -103,18 +103,18 @@ public final class DecoderWorker: @unchecked Sendable {
     }
 
     /// A result: small values by name, and the large one (pixels), when there is one.
-    public struct Output: Sendable {
+    package struct Output: Sendable {
         /// Small results by name (sizes, counts, text), as the worker sent them: check them before use.
-        public let values: [String: String]
+        package let values: [String: String]
         /// The large result (pixels, a listing) in a sealed memfd, when there is one.
-        public let blob: SealedBlob?
+        package let blob: SealedBlob?
     }
 
     /// How the worker is confined (bubblewrap and seccomp, or seccomp and limits only): as it
     /// was asked, or for a worker left to choose, bubblewrap until a start finds it cannot run.
-    public var confinement: Confinement { requested ?? Confinement.chosen(bubblewrap: bubblewrap) }
+    package var confinement: Confinement { requested ?? Confinement.chosen(bubblewrap: bubblewrap) }
     /// What the worker may use.
-    public let limits: Limits
+    package let limits: Limits
     private let requested: Confinement?
     private let bubblewrap: String?
     private let executable: String
@@ -162,7 +162,7 @@ public final class DecoderWorker: @unchecked Sendable {
     /// A start reads the environment on the calling thread only, and the process is made from a
     /// thread that reads none: the caller may change the environment as soon as this returns,
     /// with the worker still starting (the previewer service's start).
-    public func prestart() {
+    package func prestart() {
         state.withLock { running in
             if running == nil { running = try? start() }
         }
@@ -293,7 +293,7 @@ public final class DecoderWorker: @unchecked Sendable {
     /// glycin then decodes them in sandboxed processes of its own, which it starts with a
     /// temporary file and bubblewrap, both denied inside a worker. There, GdkPixbuf is called
     /// from the process that asks, and the decoding is still out of it.
-    public static let pixbufDecodesThroughGlycin: Bool = {
+    package static let pixbufDecodesThroughGlycin: Bool = {
         g_slist_free(gdk_pixbuf_get_formats())
         return mappedLibrary(named: "libglycin-2.so.0") != nil
     }()

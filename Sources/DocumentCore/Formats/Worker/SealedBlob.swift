@@ -3,12 +3,12 @@ import Foundation
 
 /// Bytes a decoder worker produced (pixels), in a memfd sealed against any change and mapped
 /// read-only: the worker can no longer touch them, and nothing is copied on the way.
-public final class SealedBlob: @unchecked Sendable {
+package final class SealedBlob: @unchecked Sendable {
     // @unchecked: immutable after init; the mapping is read-only and sealed.
     private let fd: Int32
     private let mapping: UnsafeRawPointer?
     /// The number of bytes.
-    public let count: Int
+    package let count: Int
 
     /// Takes `fd`, which must be a sealed memfd; nil (and `fd` closed) when it is not, or when
     /// it cannot be mapped.
@@ -39,10 +39,10 @@ public final class SealedBlob: @unchecked Sendable {
 
     /// The first byte (nil when empty), valid as long as this blob lives: for a consumer that
     /// keeps the blob itself (a GBytes that holds a reference to it, under a texture).
-    public var baseAddress: UnsafeRawPointer? { mapping }
+    package var baseAddress: UnsafeRawPointer? { mapping }
 
     /// Calls `body` with the bytes, valid only during the call.
-    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: mapping, count: count))
     }
 }

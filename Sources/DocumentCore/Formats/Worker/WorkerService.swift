@@ -8,14 +8,14 @@ import GObjectSupport
 /// The decoder worker's side (`dossier-decoder`): it loads what its decoders need, locks
 /// itself down, says which protocol it speaks, then answers requests on the socket it was given
 /// until the socket closes.
-public enum DecoderWorkerService {
+package enum DecoderWorkerService {
     /// Answers a request before the decoders do, when it returns a reply (the test decoder's
     /// misbehaviours); nil leaves the request to them.
-    public typealias Interception = @Sendable (DecoderRequest, FileDescriptor) -> DecoderReply?
+    package typealias Interception = @Sendable (DecoderRequest, FileDescriptor) -> DecoderReply?
 
     /// Runs the worker with its command-line `arguments` (as `DecoderWorker` starts it); returns
     /// the process's exit status. `intercepting` is for a test decoder only.
-    public static func run(arguments: [String], intercepting: Interception? = nil) -> Int32 {
+    package static func run(arguments: [String], intercepting: Interception? = nil) -> Int32 {
         var options: [String: String] = [:]
         var index = 1
         while index < arguments.count {

@@ -8,19 +8,19 @@ import GObjectSupport
 ///
 /// One per remote file: opening the file again hands the same copy (edits not yet uploaded
 /// are never replaced by a fresh download).
-public struct EditedCopy: Sendable, Hashable, Codable {
+package struct EditedCopy: Sendable, Hashable, Codable {
     /// The local copy the app works on.
-    public let url: URL
+    package let url: URL
     /// The server's file it goes back to.
-    public let remote: URL
+    package let remote: URL
     /// The server's version the copy was made from, or last uploaded as: a server whose file
     /// is no longer this version changed it meanwhile.
-    public let base: RemoteFileInfo
+    package let base: RemoteFileInfo
     /// The name of the app the copy was handed to ("LibreOffice Writer").
-    public let application: String
+    package let application: String
 
     /// The name people know the file by.
-    public var name: String { base.displayName }
+    package var name: String { base.displayName }
 
     /// The folder of the copy in the cache.
     var folder: URL { url.deletingLastPathComponent() }

@@ -3,7 +3,7 @@ import Foundation
 import GObjectSupport
 
 /// What to do with an edited copy when it goes back to its server.
-public enum UploadChoice: Sendable {
+package enum UploadChoice: Sendable {
     /// Replace the server's file only if it is still the version the copy was made from.
     case ifUnchanged
     /// Replace the server's file, whatever happened to it meanwhile.
@@ -13,7 +13,7 @@ public enum UploadChoice: Sendable {
 }
 
 /// What an upload did.
-public enum UploadOutcome: Sendable, Equatable {
+package enum UploadOutcome: Sendable, Equatable {
     /// The copy is on the server; the edit now follows the file it went to (for Keep Both,
     /// the new one), at the version just written.
     case uploaded(EditedCopy)
@@ -29,12 +29,12 @@ public enum UploadOutcome: Sendable, Equatable {
 /// server's version compared first to the one the copy was made from.
 ///
 /// The network is reached on threads of their own, never the caller's: `upload` is `async`.
-public final class RemoteEdits: Sendable {
+package final class RemoteEdits: Sendable {
     /// The edits of the process, in the default cache (beside the downloads).
-    public static let shared = RemoteEdits()
+    package static let shared = RemoteEdits()
 
     /// The cache the edited copies live in, beside the downloads they were made from.
-    public let cache: RemoteCache
+    package let cache: RemoteCache
     /// How long a copy must stay still before its change is reported (an app writes in steps).
     let settle: DispatchTimeInterval
 
@@ -46,7 +46,7 @@ public final class RemoteEdits: Sendable {
     }
 
     /// Edits kept in `cache`, a change reported once the copy has stayed still for `settle`.
-    public init(cache: RemoteCache = RemoteCache(), settle: DispatchTimeInterval = .milliseconds(300)) {
+    package init(cache: RemoteCache = RemoteCache(), settle: DispatchTimeInterval = .milliseconds(300)) {
         self.cache = cache
         self.settle = settle
     }
@@ -56,7 +56,7 @@ public final class RemoteEdits: Sendable {
     /// The copy of the downloaded `copy` that `application` is handed, followed from now on:
     /// the file's existing edited copy when it holds changes or is of the same version, else
     /// a new one. Reads and writes local files only (call it off the main thread).
-    public func prepare(_ copy: RemoteCopy, for application: String) throws(RemoteUploadError) -> EditedCopy {
+    package func prepare(_ copy: RemoteCopy, for application: String) throws(RemoteUploadError) -> EditedCopy {
         let edit = try cache.editableCopy(of: copy, for: application)
         follow(edit)
         return edit
@@ -64,18 +64,18 @@ public final class RemoteEdits: Sendable {
 
     /// The edited copies with changes not yet uploaded or dismissed, from this run or an
     /// earlier one (their app may have saved while Dossier was not running).
-    public var changedCopies: [EditedCopy] { cache.changedEdits() }
+    package var changedCopies: [EditedCopy] { cache.changedEdits() }
 
     /// Whether `edit` holds changes not yet uploaded or dismissed.
-    public func hasChanges(_ edit: EditedCopy) -> Bool { cache.isChanged(edit) }
+    package func hasChanges(_ edit: EditedCopy) -> Bool { cache.isChanged(edit) }
 
     /// Forgets the changes of `edit` without uploading them: the copy may be evicted from the
     /// cache again. It is still followed: a later save is reported again.
-    public func dismiss(_ edit: EditedCopy) { cache.markChanged(edit, false) }
+    package func dismiss(_ edit: EditedCopy) { cache.markChanged(edit, false) }
 
     /// Calls `handler` (on a thread of the edits', not the main thread) each time an app has
     /// saved a followed copy. Keep the returned observation; dropping it stops the calls.
-    public func observe(_ handler: @escaping @Sendable (EditedCopy) -> Void) -> EditObservation {
+    package func observe(_ handler: @escaping @Sendable (EditedCopy) -> Void) -> EditObservation {
         let id = UUID()
         state.withLock { $0.observers[id] = handler }
         return EditObservation { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
@@ -148,7 +148,7 @@ public final class RemoteEdits: Sendable {
     /// the server no longer has is simply written again (nothing there can be lost).
     /// `progress` counts the bytes written; cancelling it ends the upload, leaving the
     /// server's file as it was.
-    public func upload(_ edit: EditedCopy, _ choice: UploadChoice = .ifUnchanged,
+    package func upload(_ edit: EditedCopy, _ choice: UploadChoice = .ifUnchanged,
                        progress: Progress? = nil) async throws(RemoteUploadError) -> UploadOutcome {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<UploadOutcome, RemoteUploadError>, Never>) in
             let thread = Thread { [self] in
@@ -226,7 +226,7 @@ public final class RemoteEdits: Sendable {
 }
 
 /// Calls to an `observe` handler go on while this lives.
-public final class EditObservation: Sendable {
+package final class EditObservation: Sendable {
     private let end: @Sendable () -> Void
     init(_ end: @escaping @Sendable () -> Void) { self.end = end }
     deinit { end() }

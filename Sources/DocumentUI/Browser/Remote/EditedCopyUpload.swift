@@ -13,7 +13,7 @@ extension DocumentBrowser {
     /// button, until the person acts on it or closes it; closing it forgets the changes
     /// (`RemoteEdits.dismiss`: the copy may leave the cache). One toast per copy: a later save
     /// while it shows is uploaded by the same button (the upload reads the copy then).
-    public func offerUpload(_ edit: EditedCopy, edits: RemoteEdits = .shared) {
+    package func offerUpload(_ edit: EditedCopy, edits: RemoteEdits = .shared) {
         guard !UploadOffers.shown.contains(edit.url) else { return }
         UploadOffers.shown.insert(edit.url)
         let toast = adw_toast_new(tr("“%s” was changed in %s", edit.name, edit.application))!

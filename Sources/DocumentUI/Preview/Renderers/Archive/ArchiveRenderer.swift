@@ -15,11 +15,11 @@ import GtkSupport
 /// the archive the user chose, and the extracted copy is deleted when the user goes back or
 /// the page goes away.
 @MainActor
-public final class ArchiveRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.archive]
+package final class ArchiveRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.archive]
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private let listingPage: WidgetPointer
@@ -43,7 +43,7 @@ public final class ArchiveRenderer: PreviewRenderer {
     ]
 
     /// Makes a renderer that lists an archive's contents.
-    public init() {
+    package init() {
         note = makeLabel("", classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(note), 0)
         gtk_label_set_wrap(opaque(note), 1)
@@ -94,16 +94,16 @@ public final class ArchiveRenderer: PreviewRenderer {
         let listing: Result<ArchiveListing, PreviewError>
     }
 
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         let path = preparation.url.path, type = preparation.type
         return Prepared(listing: await blockingWork { read(path, type: type) })
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         try await load(item, type: type, prepared: nil)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         archivePath = item.url.path
         title = item.displayTitle
         isRaw = Self.compressedFileTypes.contains(type.identifier)
@@ -306,14 +306,14 @@ public final class ArchiveRenderer: PreviewRenderer {
         if let columnView = virtualTable?.columnView { gtk_widget_grab_focus(columnView) }
     }
 
-    public func copy() -> Bool {
+    package func copy() -> Bool {
         if let renderer = nested?.renderer, gtk_widget_get_visible(entryPage) != 0 { return renderer.copy() }
         guard let position = virtualTable?.selectedPosition, let entry = listing?.entries[position] else { return false }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(rootView), entry.path)
         return true
     }
 
-    public func zoom(_ change: ZoomChange) {
+    package func zoom(_ change: ZoomChange) {
         if gtk_widget_get_visible(entryPage) != 0 { nested?.renderer?.zoom(change) }
     }
 }

@@ -7,16 +7,16 @@ import GtkSupport
 /// previewer's PNG, PDF, HTML or text; LibreOffice's PDF), then show that file with the
 /// renderer for its kind.
 @MainActor
-public class ConvertedRenderer {
+package class ConvertedRenderer {
     /// The widget that holds the converted file's renderer.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private var inner: (any PreviewRenderer)?
     private var failureHandler: (@MainActor (PreviewError) -> Void)?
 
     /// Makes the renderer with an empty `view`.
-    public init() {
+    package init() {
         rootView = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
     }
 
@@ -36,24 +36,24 @@ public class ConvertedRenderer {
     }
 
     /// Passes the zoom on to the converted file's renderer.
-    public func zoom(_ change: ZoomChange) { inner?.zoom(change) }
+    package func zoom(_ change: ZoomChange) { inner?.zoom(change) }
     /// Copies through the converted file's renderer; false before it is shown.
-    public func copy() -> Bool { inner?.copy() ?? false }
+    package func copy() -> Bool { inner?.copy() ?? false }
     /// Keeps `handler` for the converted file's renderer.
-    public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
+    package func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
 }
 
 /// An item shown through an installed `.previewer` (see `ExternalPreviewer`).
 @MainActor
-public final class ExternalPreviewRenderer: ConvertedRenderer, PreviewRenderer {
+package final class ExternalPreviewRenderer: ConvertedRenderer, PreviewRenderer {
     /// Chosen by the registry from the previewer's own types.
-    public nonisolated static let supportedTypes: [DocumentType] = []
+    package nonisolated static let supportedTypes: [DocumentType] = []
     var previewer: ExternalPreviewer?
 
     /// Makes a renderer for an installed previewer; the registry gives it the previewer.
-    public required override init() { super.init() }
+    package required override init() { super.init() }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         guard let previewer else { throw PreviewError(tr("No previewer was given.")) }
         let work = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/previewer-output")
         let cancellation = CancellationFlag()

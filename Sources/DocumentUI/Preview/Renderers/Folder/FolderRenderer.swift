@@ -12,11 +12,11 @@ import GtkSupport
 /// time does not change when something deeper in it does) shows its count at once and counts
 /// again off the main thread, and the page follows if the count changed.
 @MainActor
-public final class FolderRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.folder]
+package final class FolderRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.folder]
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private var shown: (item: PreviewItem, type: DocumentType)?
@@ -25,13 +25,13 @@ public final class FolderRenderer: PreviewRenderer {
     private var isCountFresh = false
 
     /// Makes a renderer that shows a folder's contents.
-    public init() {
+    package init() {
         rootView = dossier_status_page_new()
         connectSignal(raw(rootView), "map") { [weak self] in self?.countAfterFirstFrame() }
         connectSignal(raw(rootView), "unmap") { [weak self] in self?.isCountFresh = false }
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
         let (measured, info) = await Task.detached { (FolderSummary.measure(path), try? ItemInfo.inspect(path)) }.value
         show(try measured.get(), info: info, of: item, type: type)

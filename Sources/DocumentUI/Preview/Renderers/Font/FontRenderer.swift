@@ -12,13 +12,13 @@ import GtkSupport
 /// labels in the desktop's font. When the width or the scale changes, the worker draws the lines
 /// again; when the style does (dark, high contrast), only their colour changes.
 @MainActor
-public final class FontRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.font]
+package final class FontRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.font]
     /// The column's margins at its sides, in logical pixels.
     static let sideMargin: Int32 = 32
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private let column: WidgetPointer
@@ -34,7 +34,7 @@ public final class FontRenderer: PreviewRenderer {
     private var styleWatches: [SignalConnection] = []
 
     /// Makes a renderer that shows a font's specimen.
-    public init() {
+    package init() {
         column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
         gtk_widget_set_margin_top(column, 24)
         gtk_widget_set_margin_bottom(column, 24)
@@ -55,7 +55,7 @@ public final class FontRenderer: PreviewRenderer {
 
     /// Draws the specimen ahead for the window about to be made, once its measures are known;
     /// until they are, the worker readies its font libraries on the file.
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         let path = preparation.url.path
         if !preparation.canMeasureWindow { FontSpecimen.warm(fileAt: path) }
         guard let appearance = await preparation.measureWindow({ appearanceInNewWindow() }) else { return nil }
@@ -63,7 +63,7 @@ public final class FontRenderer: PreviewRenderer {
         return Prepared(path: path)
     }
 
-    public static func discard(prepared: any Sendable) {
+    package static func discard(prepared: any Sendable) {
         if let prepared = prepared as? Prepared { FontSpecimen.dropDrawingAhead(fileAt: prepared.path) }
     }
 
@@ -79,7 +79,7 @@ public final class FontRenderer: PreviewRenderer {
         return appearance
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         path = item.url.path
         // A specimen drawn ahead for this appearance (`prepare`) is taken, not drawn again.
         let appearance = Self.appearance(of: rootView, width: fittingWidth)

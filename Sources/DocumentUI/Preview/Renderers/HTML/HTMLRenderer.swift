@@ -16,12 +16,12 @@ import GtkSupport
 /// WebKitGTK is loaded the first time a page is shown (off the main thread, while the page is
 /// read), not when Dossier starts; without it the page says so.
 @MainActor
-public final class HTMLRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.html]
+package final class HTMLRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.html]
     nonisolated static let limit = 8 << 20
 
     /// Holds the web view once WebKitGTK is loaded.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private var linkHandler: (@MainActor (URL) -> Void)?
@@ -29,10 +29,10 @@ public final class HTMLRenderer: PreviewRenderer {
     private let banner: WidgetPointer
     private var web: WidgetPointer?
 
-    public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
+    package func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     /// Makes a renderer that shows an HTML page (WebKitGTK, without network access).
-    public init() {
+    package init() {
         banner = dossier_banner_new(tr("Remote content was blocked"), tr("Load Remote Content"))
         rootView = makeBox(GTK_ORIENTATION_VERTICAL, [banner])
         gtk_widget_set_vexpand(rootView, 1)
@@ -62,16 +62,16 @@ public final class HTMLRenderer: PreviewRenderer {
     }
 
     /// WebKitGTK is opened with `dlopen`, once the process may load libraries.
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         await preparation.librariesMayLoad()
         return Prepared(page: await readLoadingWebKit(preparation.url.path))
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         try await load(item, type: type, prepared: nil)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let path = item.url.path
         let read: Result<Page, PreviewError>
         if let prepared = prepared as? Prepared {

@@ -12,14 +12,14 @@ import GtkSupport
 /// pixel limit is refused, and a large one is decoded at a reduced size (never more than
 /// `displayEdge` on its long side). The pixels are shown where the worker left them.
 @MainActor
-public final class ImageRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.image]
+package final class ImageRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.image]
     /// The long side an image is decoded at, at most, once the user zooms in; at first it is
     /// decoded to fit the window (JPEG's DCT scaling makes that several times faster).
     nonisolated static let displayEdge: Int32 = ImageDecoding.largestEdge
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     let picture: WidgetPointer
@@ -37,7 +37,7 @@ public final class ImageRenderer: PreviewRenderer {
     private var upgrading = false
 
     /// Makes a renderer that shows a picture or an animation.
-    public init() {
+    package init() {
         picture = gtk_picture_new()
         gtk_picture_set_can_shrink(cast(picture), 1)
         gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_SCALE_DOWN)
@@ -58,17 +58,17 @@ public final class ImageRenderer: PreviewRenderer {
         let decoded: Result<DecodedImage, ImageDecodingError>
     }
 
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         let edge = fittingEdge(width: preparation.windowWidth, height: preparation.windowHeight, scale: preparation.scale)
         let decoded = await ImageDecoding.decode(preparation.url.path, type: preparation.type, size: .fitting(edge))
         return Prepared(edge: edge, decoded: decoded)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         try await load(item, type: type, prepared: nil)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let path = item.url.path
         self.path = path
         self.type = type
@@ -137,7 +137,7 @@ public final class ImageRenderer: PreviewRenderer {
         }
     }
 
-    public func zoom(_ change: ZoomChange) {
+    package func zoom(_ change: ZoomChange) {
         switch change {
         case .fit: scale = nil
         case .actualSize: scale = actualScale
@@ -215,7 +215,7 @@ public final class ImageRenderer: PreviewRenderer {
         }
     }
 
-    public func copy() -> Bool {
+    package func copy() -> Bool {
         guard let texture else { return false }
         gdk_clipboard_set_texture(gtk_widget_get_clipboard(rootView), texture)
         return true

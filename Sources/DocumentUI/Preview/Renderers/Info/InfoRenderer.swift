@@ -7,20 +7,20 @@ import GtkSupport
 /// Anything no other renderer shows: a page with the type's large icon, the name, the type,
 /// the size and the dates. The window's Open With button is right above it.
 @MainActor
-public final class InfoRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.data, .symbolicLink, .fifo, .socket, .characterDevice,
+package final class InfoRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.data, .symbolicLink, .fifo, .socket, .characterDevice,
                                                          .blockDevice]
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
 
     /// Makes a renderer that shows an item's icon, name, kind, size and date.
-    public init() {
+    package init() {
         rootView = dossier_status_page_new()
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
         let info = await Task.detached { try? ItemInfo.inspect(path) }.value
         let page = OpaquePointer(rootView)

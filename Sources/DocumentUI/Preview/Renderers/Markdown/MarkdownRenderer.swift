@@ -11,18 +11,18 @@ import GtkSupport
 /// screenful of blocks is built; the rest follow in idle steps, and only the groups of blocks
 /// near the visible part are in the column, laid out and drawn (`MarkdownColumn`).
 @MainActor
-public final class MarkdownRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.markdown]
+package final class MarkdownRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.markdown]
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     /// Called with a link's address when the user clicks it. When nil, the link opens in the
     /// user's default application for it; the previewer can route links to its delegate here.
-    public var linkHandler: ((URL) -> Void)?
+    package var linkHandler: ((URL) -> Void)?
 
-    public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
+    package func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
 
     private let rendered: WidgetPointer
     private let clamp: OpaquePointer
@@ -41,7 +41,7 @@ public final class MarkdownRenderer: PreviewRenderer {
     nonisolated static let openableSchemes: Set<String> = ["http", "https", "mailto", "ftp", "file"]
 
     /// Makes a renderer that shows a Markdown text formatted.
-    public init() {
+    package init() {
         note = makeLabel("", classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(note), 0)
         gtk_widget_set_hexpand(note, 1)
@@ -96,16 +96,16 @@ public final class MarkdownRenderer: PreviewRenderer {
     }
 
     /// Parsed on one of Dispatch's threads: its pictures wait for the decoder worker.
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         let url = preparation.url
         return Prepared(document: await blockingWork { parse(url) })
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         try await load(item, type: type, prepared: nil)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let url = item.url
         let loaded: Result<MarkdownDocument, PreviewError>
         if let prepared = prepared as? Prepared {
@@ -183,7 +183,7 @@ public final class MarkdownRenderer: PreviewRenderer {
         gtk_toggle_button_set_active(cast(toggle), shown ? 1 : 0)
     }
 
-    public func copy() -> Bool {
+    package func copy() -> Bool {
         if gtk_widget_get_visible(sourceScrolled) != 0 {
             let buffer = gtk_text_view_get_buffer(cast(source))
             guard gtk_text_buffer_get_has_selection(buffer) != 0 else { return false }

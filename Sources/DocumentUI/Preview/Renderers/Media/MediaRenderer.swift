@@ -20,13 +20,13 @@ import GtkSupport
 /// controls.
 /// Nothing plays by itself, and playback pauses when the page is hidden.
 @MainActor
-public final class MediaRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.audio, .movie]
+package final class MediaRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.audio, .movie]
     /// The longest the stream may take to be ready after the worker accepted the file.
     static let prepareTimeout: Duration = .seconds(10)
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private let content: WidgetPointer
@@ -40,7 +40,7 @@ public final class MediaRenderer: PreviewRenderer {
     private var preparing: Task<Void, Never>?
 
     /// Makes a renderer that plays audio and video.
-    public init() {
+    package init() {
         content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [])
         gtk_widget_set_vexpand(content, 1)
         controls = gtk_media_controls_new(nil)
@@ -63,11 +63,11 @@ public final class MediaRenderer: PreviewRenderer {
         if let stream { gtk_media_stream_pause(stream.cast()) }
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         try await load(item, type: type, prepared: nil)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let prepared = prepared as? Prepared
         streamAhead = prepared?.streamAhead
         // GtkMediaFile needs GStreamer in this process: loaded off the main thread while the
@@ -180,7 +180,7 @@ public final class MediaRenderer: PreviewRenderer {
     /// The worker inspects the file; meanwhile GStreamer is loaded here for the page's
     /// playback, once libraries may be opened. Then a video's stream opens on the main thread
     /// at its next turn, unless the page has taken it already (and opens its own).
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         let path = preparation.url.path
         let isVideo = preparation.type.conforms(to: .movie)
         let streamAhead = StreamAhead()
@@ -198,7 +198,7 @@ public final class MediaRenderer: PreviewRenderer {
         return Prepared(inspection: inspection, streamAhead: streamAhead)
     }
 
-    public static func discard(prepared: any Sendable) {
+    package static func discard(prepared: any Sendable) {
         (prepared as? Prepared)?.streamAhead.drop()
     }
 

@@ -10,14 +10,14 @@ import GtkSupport
 /// file's URI and modification time. Without LibreOffice, a page that says so; the window's
 /// Open With button is right above it.
 @MainActor
-public final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.wordProcessing, .spreadsheet, .presentation]
+package final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.wordProcessing, .spreadsheet, .presentation]
     nonisolated static let timeout: Duration = .seconds(60)
 
     /// Makes a renderer that shows an office document converted to PDF by LibreOffice.
-    public required override init() { super.init() }
+    package required override init() { super.init() }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         // Stopped with the page: LibreOffice takes a few hundred MB, and arrows held down in
         // a folder of documents started one after another, all running to the end.
         let cancellation = CancellationFlag()

@@ -13,11 +13,11 @@ import GtkSupport
 /// memory of a few (every page drawn holds megabytes of pixels, so drawing all of a long
 /// document would take gigabytes).
 @MainActor
-public final class PDFRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.pdf]
+package final class PDFRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.pdf]
     static let pageSpacing: Int32 = 12
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private let column: WidgetPointer
@@ -52,11 +52,11 @@ public final class PDFRenderer: PreviewRenderer {
     /// Set once the document can no longer be drawn (its worker stopped): nothing more is asked.
     private var hasFailed = false
 
-    public func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
-    public func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
+    package func setLinkHandler(_ handler: @escaping @MainActor (URL) -> Void) { linkHandler = handler }
+    package func setFailureHandler(_ handler: @escaping @MainActor (PreviewError) -> Void) { failureHandler = handler }
 
     /// Makes a renderer that shows a PDF's pages.
-    public init() {
+    package init() {
         column = gtk_box_new(GTK_ORIENTATION_VERTICAL, Self.pageSpacing)
         gtk_widget_set_margin_top(column, 12)
         gtk_widget_set_margin_bottom(column, 12)
@@ -101,16 +101,16 @@ public final class PDFRenderer: PreviewRenderer {
         let opened: Result<Opened, PreviewError>
     }
 
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         let width = fittingWidth(windowWidth: preparation.windowWidth)
         return Prepared(width: width, opened: await open(preparation.url, firstPageWidth: width))
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         try await load(item, type: type, prepared: nil)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         self.item = item
         pageWidth = fittingWidth
         let width = pageWidth
@@ -313,7 +313,7 @@ public final class PDFRenderer: PreviewRenderer {
         return RenderedPage(surface: surface, links: drawing.links, glyphs: drawing.glyphs)
     }
 
-    public func copy() -> Bool {
+    package func copy() -> Bool {
         let text = selections.keys.sorted().compactMap { selections[$0]?.text }.filter { !$0.isEmpty }.joined(separator: "\n")
         guard !text.isEmpty else { return false }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(rootView), text)
@@ -343,7 +343,7 @@ public final class PDFRenderer: PreviewRenderer {
         drawn[page] = selection.view
     }
 
-    public func zoom(_ change: ZoomChange) {
+    package func zoom(_ change: ZoomChange) {
         guard document != nil, !hasFailed else { return }
         switch change {
         case .zoomIn: pageWidth = min(pageWidth * 5 / 4, 3000)

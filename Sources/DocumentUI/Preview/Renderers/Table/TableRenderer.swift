@@ -9,11 +9,11 @@ import GtkSupport
 /// The file is parsed off the main thread; a note under the table gives the size and says when
 /// rows or columns were left out. Ctrl+C copies the selected row as tab-separated text.
 @MainActor
-public final class TableRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.csv, .tsv]
+package final class TableRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.csv, .tsv]
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private let note: WidgetPointer
@@ -21,7 +21,7 @@ public final class TableRenderer: PreviewRenderer {
     private var virtualTable: VirtualTable?
 
     /// Makes a renderer that shows comma- or tab-separated values as a table.
-    public init() {
+    package init() {
         note = makeLabel("", classes: ["dim-label", "caption"])
         gtk_label_set_xalign(opaque(note), 0)
         gtk_widget_set_margin_start(note, 12)
@@ -32,7 +32,7 @@ public final class TableRenderer: PreviewRenderer {
         gtk_box_append(cast(rootView), note)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         let path = item.url.path
         let separator: UInt8? = type.conforms(to: .tsv) ? UInt8(ascii: "\t") : nil
         let loaded = await Task.detached { () -> Result<DelimitedTable, PreviewError> in
@@ -87,7 +87,7 @@ public final class TableRenderer: PreviewRenderer {
     }
 
 
-    public func copy() -> Bool {
+    package func copy() -> Bool {
         guard let table, let position = virtualTable?.selectedPosition else { return false }
         let row = position + 1
         let cells = (0..<table.cellCount(row: row)).map { table.cell(row: row, column: $0) }

@@ -9,12 +9,12 @@ import GtkSupport
 /// fast as a small one; a note says when the file is longer. The text is read in its encoding
 /// (`TextEncoding.decode`), named under it in a menu that re-opens it in another.
 @MainActor
-public final class TextRenderer: PreviewRenderer {
-    public nonisolated static let supportedTypes: [DocumentType] = [.text]
+package final class TextRenderer: PreviewRenderer {
+    package nonisolated static let supportedTypes: [DocumentType] = [.text]
     nonisolated static let limit = 256 << 10
 
     /// The widget that shows the item.
-    public var view: Widget { Widget(gtkWidget: rootView) }
+    package var view: Widget { Widget(gtkWidget: rootView) }
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     /// Held by the renderer too (see `deinit`).
@@ -27,7 +27,7 @@ public final class TextRenderer: PreviewRenderer {
     private var generation = 0
 
     /// Makes a renderer that shows plain text and source code.
-    public init() {
+    package init() {
         let buffer = gtk_source_buffer_new(nil)
         source = gtk_source_view_new_with_buffer(buffer)
         g_object_ref_sink(raw(source))
@@ -65,15 +65,15 @@ public final class TextRenderer: PreviewRenderer {
         let read: Result<Read, PreviewError>
     }
 
-    public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
+    package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         Prepared(read: read(preparation.url, type: preparation.type))
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType) async throws {
         try await load(item, type: type, prepared: nil)
     }
 
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
         let url = item.url
         let read: Result<Read, PreviewError>
         if let prepared = prepared as? Prepared {
@@ -214,7 +214,7 @@ public final class TextRenderer: PreviewRenderer {
         }
     }
 
-    public func copy() -> Bool {
+    package func copy() -> Bool {
         let buffer = gtk_text_view_get_buffer(cast(source))
         guard gtk_text_buffer_get_has_selection(buffer) != 0 else { return false }
         gtk_text_buffer_copy_clipboard(buffer, gtk_widget_get_clipboard(rootView))
