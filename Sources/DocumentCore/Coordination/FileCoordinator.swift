@@ -26,8 +26,6 @@ public final class FileCoordinator: Sendable {
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// The writer deletes the item: presenters are asked to accommodate the deletion.
         public static let forDeleting = WritingOptions(rawValue: 1)
-        /// The writer replaces the item wholesale.
-        public static let forReplacing = WritingOptions(rawValue: 2)
     }
 
     private let excluded: ObjectIdentifier?

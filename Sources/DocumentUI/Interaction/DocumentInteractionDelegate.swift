@@ -19,8 +19,6 @@ public protocol DocumentInteractionDelegate: AnyObject {
     func parentWindow(for controller: DocumentInteractionController) -> WindowWidget?
     /// The widget showing the document (a thumbnail), for the preview's zoom transition.
     func sourceWidget(for controller: DocumentInteractionController) -> Widget?
-    /// The part of `sourceWidget` the zoom starts from, in its coordinates; nil: all of it.
-    func sourceRectangle(for controller: DocumentInteractionController) -> GdkRectangle?
 
     /// The previewer is about to show the documents.
     func documentInteractionControllerWillBeginPreview(_ controller: DocumentInteractionController)
@@ -58,7 +56,6 @@ public protocol DocumentInteractionDelegate: AnyObject {
 extension DocumentInteractionDelegate {
     public func parentWindow(for controller: DocumentInteractionController) -> WindowWidget? { nil }
     public func sourceWidget(for controller: DocumentInteractionController) -> Widget? { nil }
-    public func sourceRectangle(for controller: DocumentInteractionController) -> GdkRectangle? { nil }
     /// Does nothing.
     public func documentInteractionControllerWillBeginPreview(_ controller: DocumentInteractionController) {}
     /// Does nothing.
