@@ -91,7 +91,7 @@ final class ArchiveListingTests: XCTestCase {
             let prefetch = PreviewPrefetch()
             prefetch.start(url)
             var prepared: (any Sendable)??
-            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: url, by: ArchiveRenderer.self)) }
+            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: url, by: ArchiveRenderer.self)?.value) }
             XCTAssertTrue(spin { prepared != nil })
             let listed = prepared.flatMap { $0 } as? ArchiveRenderer.Prepared
             guard case .success(let listing) = listed?.listing else { return XCTFail("\(String(describing: prepared))") }
@@ -103,7 +103,7 @@ final class ArchiveListingTests: XCTestCase {
             XCTAssertTrue(spin { page.state == .ready })
             XCTAssertEqual((page.renderer as? ArchiveRenderer)?.listedCount, 3)
             var isLeft: Bool?
-            Task { @MainActor in isLeft = await prefetch.takePrepared(for: url, by: ArchiveRenderer.self) != nil }
+            Task { @MainActor in isLeft = await prefetch.takePrepared(for: url, by: ArchiveRenderer.self)?.value != nil }
             XCTAssertTrue(spin { isLeft != nil })
             XCTAssertEqual(isLeft, false, "the page took the prefetched listing")
         }

@@ -302,7 +302,7 @@ final class ImagePreviewTests: XCTestCase {
             let prefetch = PreviewPrefetch()
             prefetch.start(photo)
             var prepared: (any Sendable)??
-            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: photo, by: ImageRenderer.self)) }
+            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: photo, by: ImageRenderer.self)?.value) }
             XCTAssertTrue(spin { prepared != nil })
             let image = prepared.flatMap { $0 } as? ImageRenderer.Prepared
             guard let image, case .success(.still(let decoded)) = image.decoded else { return XCTFail("\(String(describing: prepared))") }

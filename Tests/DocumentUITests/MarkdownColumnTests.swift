@@ -284,7 +284,7 @@ final class MarkdownColumnTests: XCTestCase {
             let prefetch = PreviewPrefetch()
             prefetch.start(file)
             var prepared: (any Sendable)??
-            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: file, by: MarkdownRenderer.self)) }
+            Task { @MainActor in prepared = .some(await prefetch.takePrepared(for: file, by: MarkdownRenderer.self)?.value) }
             XCTAssertTrue(spin { prepared != nil })
             let parsed = prepared.flatMap { $0 } as? MarkdownRenderer.Prepared
             guard case .success(let document) = parsed?.document else { return XCTFail("\(String(describing: prepared))") }
@@ -296,7 +296,7 @@ final class MarkdownColumnTests: XCTestCase {
             XCTAssertTrue(spin { page.state == .ready })
             XCTAssertEqual((page.renderer as? MarkdownRenderer)?.column?.blockCount, 2)
             var isLeft: Bool?
-            Task { @MainActor in isLeft = await prefetch.takePrepared(for: file, by: MarkdownRenderer.self) != nil }
+            Task { @MainActor in isLeft = await prefetch.takePrepared(for: file, by: MarkdownRenderer.self)?.value != nil }
             XCTAssertTrue(spin { isLeft != nil })
             XCTAssertEqual(isLeft, false, "the page took the parsed document")
         }

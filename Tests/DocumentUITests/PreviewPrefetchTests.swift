@@ -32,8 +32,8 @@ final class PreviewPrefetchTests: XCTestCase {
             try await load(item, type: type, prepared: nil)
         }
 
-        func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
-            preparedText = prepared as? String
+        func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
+            preparedText = await prepared?.value as? String
             gtk_label_set_text(OpaquePointer(label), preparedText ?? "read by the page")
         }
     }
@@ -73,7 +73,7 @@ final class PreviewPrefetchTests: XCTestCase {
             let prefetch = PreviewPrefetch(registry: PreviewRendererRegistry(externalPreviewers: []))
             prefetch.start(file)  // prepared by the built-in text renderer
             var taken: (any Sendable)??
-            Task { @MainActor in taken = .some(await prefetch.takePrepared(for: file, by: PreparingRenderer.self)) }
+            Task { @MainActor in taken = .some(await prefetch.takePrepared(for: file, by: PreparingRenderer.self)?.value) }
             XCTAssertTrue(spin { taken != nil })
             XCTAssertNil(taken.flatMap { $0 }, "another renderer's value is not given")
         }

@@ -234,7 +234,7 @@ final class PreviewPage {
         gtk_stack_add_named(OpaquePointer(view), renderer.view.gtkWidget, "content")
         do {
             defer { prefetch?.discard(for: shown.url) }
-            let prepared = await prefetch?.takePrepared(for: shown.url, by: Swift.type(of: renderer))
+            let prepared = prefetch?.takePrepared(for: shown.url, by: Swift.type(of: renderer))
             StageTrace.mark("page load \(type.identifier)")
             try await renderer.load(shown, type: type, prepared: prepared)
             guard state == .loading, !Task.isCancelled else { return }

@@ -145,21 +145,24 @@ public final class PreviewPrefetch: Sendable {
         return detection
     }
 
-    /// The value `renderer` prepared for `url`, if it prepared one (once; the entry is gone after).
-    /// A value another renderer prepared is let go.
+    /// The work `renderer` began for `url`, if any (once; the entry is gone after). A value
+    /// another renderer prepared is let go, and the page's renderer gets none.
     @MainActor
-    func takePrepared(for url: URL, by renderer: any PreviewRenderer.Type) async -> (any Sendable)? {
+    func takePrepared(for url: URL, by renderer: any PreviewRenderer.Type) -> PreparedPreview? {
         let task: Task<Prepared?, Never>? = state.withLock { state in
             guard state.entry?.url == url else { return nil }
             defer { state.entry = nil }
             return state.entry?.preparation
         }
-        guard let prepared = await task?.value else { return nil }
-        guard prepared.renderer == renderer else {
-            prepared.renderer.discard(prepared: prepared.value)
-            return nil
-        }
-        return prepared.value
+        guard let task else { return nil }
+        return PreparedPreview(Task { @MainActor () -> (any Sendable)? in
+            guard let prepared = await task.value else { return nil }
+            guard prepared.renderer == renderer else {
+                prepared.renderer.discard(prepared: prepared.value)
+                return nil
+            }
+            return prepared.value
+        })
     }
 
     /// Lets go of what was begun for `url` and not taken.
@@ -232,6 +235,22 @@ public final class PreviewPrefetch: Sendable {
             // through the main queue, at the default priority).
             if loaded { MainLoopIdle.run(priority: G_PRIORITY_HIGH, run) }
         }
+    }
+}
+
+/// Work a renderer began for an item before its page existed (`PreviewRenderer.prepare(_:)`),
+/// as its page gives it to `load(_:type:prepared:)`: the renderer reads what it needs of the
+/// window first, then awaits the value.
+public struct PreparedPreview: Sendable {
+    private let task: Task<(any Sendable)?, Never>
+
+    init(_ task: Task<(any Sendable)?, Never>) {
+        self.task = task
+    }
+
+    /// The value `prepare(_:)` returned, once its work is done; nil when it prepared nothing.
+    public var value: (any Sendable)? {
+        get async { await task.value }
     }
 }
 

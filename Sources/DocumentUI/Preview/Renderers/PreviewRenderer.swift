@@ -24,20 +24,21 @@ public protocol PreviewRenderer: AnyObject {
 
     /// Begins work on an item that can start before its page exists, when only its type and
     /// the window's size are known (the previewer service's first item, while GTK starts):
-    /// decoding, reading or parsing off the main thread. The value returned is given once to
-    /// the renderer made for that item, in `load(_:type:prepared:)`; one no page takes is
-    /// given to `discard(prepared:)`. The default prepares nothing.
+    /// decoding, reading or parsing off the main thread. The value returned reaches the
+    /// renderer made for that item once, through `load(_:type:prepared:)`; one no page takes
+    /// is given to `discard(prepared:)`. The default prepares nothing.
     nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)?
 
     /// Lets go of a value `prepare(_:)` returned that no page took (a stream, a drawing held).
     /// The default does nothing.
     static func discard(prepared: any Sendable)
 
-    /// Loads `item` into `view`, with the value `prepare(_:)` returned for it, when the
-    /// previewer began it before the page existed (nil otherwise). The default ignores it and
-    /// calls `load(_:type:)`.
+    /// Loads `item` into `view`, with the work `prepare(_:)` began for it when the previewer
+    /// began it before the page existed (nil otherwise): read what the value depends on (the
+    /// window's size) first, then await `prepared.value`. The default ignores it and calls
+    /// `load(_:type:)`.
     /// - Throws: `PreviewError` with a message for the error page.
-    func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws
+    func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws
 
     /// Zooms, for renderers that can (images, PDF); others ignore it.
     func zoom(_ change: ZoomChange)
@@ -58,7 +59,7 @@ public protocol PreviewRenderer: AnyObject {
 extension PreviewRenderer {
     public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? { nil }
     public static func discard(prepared: any Sendable) {}
-    public func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    public func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
         try await load(item, type: type)
     }
     public func zoom(_ change: ZoomChange) {}

@@ -103,12 +103,12 @@ package final class ArchiveRenderer: PreviewRenderer {
         try await load(item, type: type, prepared: nil)
     }
 
-    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
         archivePath = item.url.path
         title = item.displayTitle
         isRaw = Self.compressedFileTypes.contains(type.identifier)
         let read: Result<ArchiveListing, PreviewError>
-        if let prepared = prepared as? Prepared {
+        if let prepared = await prepared?.value as? Prepared {
             read = prepared.listing
         } else {
             let path = archivePath, raw = isRaw

@@ -71,10 +71,10 @@ package final class HTMLRenderer: PreviewRenderer {
         try await load(item, type: type, prepared: nil)
     }
 
-    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
         let path = item.url.path
         let read: Result<Page, PreviewError>
-        if let prepared = prepared as? Prepared {
+        if let prepared = await prepared?.value as? Prepared {
             read = prepared.page
         } else {
             read = await Task.detached { await Self.readLoadingWebKit(path) }.value

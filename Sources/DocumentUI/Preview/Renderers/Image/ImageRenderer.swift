@@ -68,13 +68,13 @@ package final class ImageRenderer: PreviewRenderer {
         try await load(item, type: type, prepared: nil)
     }
 
-    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
         let path = item.url.path
         self.path = path
         self.type = type
         let edge = fittingEdge
         let decoded: Result<DecodedImage, ImageDecodingError>
-        if let prepared = prepared as? Prepared, prepared.edge == edge {
+        if let prepared = await prepared?.value as? Prepared, prepared.edge == edge {
             decoded = prepared.decoded
         } else {
             decoded = await ImageDecoding.decode(path, type: type, size: .fitting(edge))

@@ -105,10 +105,10 @@ package final class MarkdownRenderer: PreviewRenderer {
         try await load(item, type: type, prepared: nil)
     }
 
-    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
         let url = item.url
         let loaded: Result<MarkdownDocument, PreviewError>
-        if let prepared = prepared as? Prepared {
+        if let prepared = await prepared?.value as? Prepared {
             loaded = prepared.document
         } else {
             loaded = await blockingWork { Self.parse(url) }

@@ -67,8 +67,8 @@ package final class MediaRenderer: PreviewRenderer {
         try await load(item, type: type, prepared: nil)
     }
 
-    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
-        let prepared = prepared as? Prepared
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
+        let prepared = await prepared?.value as? Prepared
         streamAhead = prepared?.streamAhead
         // GtkMediaFile needs GStreamer in this process: loaded off the main thread while the
         // worker inspects the file (GTK's media module then finds it loaded).

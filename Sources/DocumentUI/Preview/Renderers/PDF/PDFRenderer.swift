@@ -110,12 +110,12 @@ package final class PDFRenderer: PreviewRenderer {
         try await load(item, type: type, prepared: nil)
     }
 
-    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
         self.item = item
         pageWidth = fittingWidth
         let width = pageWidth
         let opened: Result<Opened, PreviewError>
-        if let prepared = prepared as? Prepared, prepared.width == width {
+        if let prepared = await prepared?.value as? Prepared, prepared.width == width {
             opened = prepared.opened
         } else {
             opened = await Self.open(item.url, firstPageWidth: width)

@@ -73,10 +73,10 @@ package final class TextRenderer: PreviewRenderer {
         try await load(item, type: type, prepared: nil)
     }
 
-    package func load(_ item: PreviewItem, type: DocumentType, prepared: (any Sendable)?) async throws {
+    package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
         let url = item.url
         let read: Result<Read, PreviewError>
-        if let prepared = prepared as? Prepared {
+        if let prepared = await prepared?.value as? Prepared {
             read = prepared.read
         } else {
             read = await Task.detached { Self.read(url, type: type) }.value
