@@ -200,11 +200,6 @@ public final class PreviewPrefetch: Sendable {
 
     // MARK: What the preparation asks
 
-    /// The entry `id` is current and no page has taken its prepared value.
-    fileprivate func isWaiting(_ id: UInt64) -> Bool {
-        state.withLock { $0.entry?.id == id && $0.entry?.preparation != nil }
-    }
-
     /// The entry `id` is current and no page has taken its type.
     fileprivate func isUnclaimed(_ id: UInt64) -> Bool {
         state.withLock { $0.entry?.id == id && $0.entry?.detection != nil }
@@ -278,10 +273,6 @@ public struct PreviewPreparation: Sendable {
         self.prefetch = prefetch
         self.id = id
     }
-
-    /// True while the item's page has not taken the prepared value: work that only helps that
-    /// page stops when this is false.
-    public var isWaiting: Bool { prefetch.isWaiting(id) }
 
     /// True once the window's styles are loaded, and the window can be measured.
     public var canMeasureWindow: Bool { prefetch.stylesLoaded }
