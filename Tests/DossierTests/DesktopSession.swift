@@ -27,9 +27,10 @@ enum DesktopSession {
     }
 
     /// Starts a program with the display's environment; what it prints goes to `output` when
-    /// given, else nowhere.
+    /// given, else to a log of its own that a failing test prints (`LaunchedPrograms`).
     static func launch(_ arguments: [String], environment extra: [String: String] = [:], output: URL? = nil) throws -> Process {
         prepareAccessibility()
+        let output = output ?? LaunchedPrograms.newLog()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
@@ -38,15 +39,12 @@ enum DesktopSession {
         environment["GSK_RENDERER"] = "cairo"
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
-        if let output, FileManager.default.createFile(atPath: output.path, contents: nil),
-           let log = try? FileHandle(forWritingTo: output) {
-            process.standardOutput = log
-            process.standardError = log
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-        }
+        let log = FileManager.default.createFile(atPath: output.path, contents: nil) ? try? FileHandle(forWritingTo: output) : nil
+        process.standardOutput = log ?? FileHandle.nullDevice
+        process.standardError = log ?? FileHandle.nullDevice
         try process.run()
+        try? log?.close()  // the program has its own copy
+        LaunchedPrograms.shared.add(process, log: output)
         return process
     }
 
@@ -447,4 +445,55 @@ final class OwnDisplay {
 
 enum OwnDisplayError: Error {
     case didNotStart
+}
+
+/// The programs the running test launched, each with the file its output went to. When a
+/// test fails, each is reported (running, or how it ended) with the end of its output, so
+/// that a failure in CI says whether the app had crashed; when a test ends, the logs go.
+final class LaunchedPrograms: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared: LaunchedPrograms = {
+        let programs = LaunchedPrograms()
+        XCTestObservationCenter.shared.addTestObserver(programs)
+        return programs
+    }()
+
+    private let lock = NSLock()
+    private var programs: [(process: Process, log: URL)] = []
+
+    /// A new, empty file for a program's output.
+    static func newLog() -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-ui-logs")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("\(UUID().uuidString).log")
+    }
+
+    func add(_ process: Process, log: URL) {
+        lock.withLock { programs.append((process, log)) }
+    }
+
+    func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
+        for (process, log) in lock.withLock({ programs }) {
+            let name = process.executableURL?.lastPathComponent ?? "?"
+            let state: String
+            if process.isRunning {
+                state = "is running"
+            } else if process.terminationReason == .uncaughtSignal {
+                state = "ended on signal \(process.terminationStatus)"
+            } else {
+                state = "exited with status \(process.terminationStatus)"
+            }
+            let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            print("[\(name) \(process.processIdentifier) \(state); the end of its output:]")
+            print(lines.suffix(30).joined(separator: "\n"))
+        }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        let finished = lock.withLock {
+            defer { programs.removeAll() }
+            return programs
+        }
+        // A log of a program a test left running stays (it may still write to it).
+        for (process, log) in finished where !process.isRunning { try? FileManager.default.removeItem(at: log) }
+    }
 }
