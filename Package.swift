@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "CPoppler", dependencies: ["CGLib", "CLoader"]),
         .target(name: "CGStreamer", dependencies: ["CGLib", "CLoader"]),
         .target(name: "CArchive", dependencies: ["CGLib", "CLoader"]),
+        // cmark-gfm, for Markdown: opened in the decoder worker only, like libarchive.
+        .target(name: "CMarkdown", dependencies: ["CGLib", "CLoader"]),
         // Pictures GTK 4.8's cairo renderer draws without converting them on every frame.
         .target(name: "CDisplay", dependencies: ["CGtk"]),
         // Text in legacy encodings: the charset detector (see DocumentCore/Text/CharsetDetector.swift).
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "GtkSupport", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .target(
             name: "DocumentCore",
-            dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "DecoderWire", "CArchive", "CGStreamer"]
+            dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "DecoderWire", "CArchive", "CGStreamer", "CMarkdown"]
         ),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "GtkSupport", "CGtk", "CDisplay", "CWebKit"]),
         .executableTarget(

@@ -62,8 +62,8 @@ packages_common=(
   pkg-config make gcc libc6-dev libstdc++-dev-placeholder
   libglib2.0-dev libgtk-4-dev libadwaita-1-dev libgdk-pixbuf-2.0-dev libpoppler-glib-dev libpango1.0-dev
   libjpeg62-turbo-dev libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libxdamage-dev libfontconfig-dev libseccomp-dev
-  libgstreamer-plugins-base1.0-dev libuchardet-dev libgtk-4-media-gstreamer gstreamer1.0-plugins-base
-  shared-mime-info gettext desktop-file-utils librsvg2-common fonts-dejavu-core
+  libgstreamer-plugins-base1.0-dev libuchardet-dev libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm
+  libgtk-4-media-gstreamer gstreamer1.0-plugins-base shared-mime-info gettext desktop-file-utils librsvg2-common fonts-dejavu-core
   curl libsqlite3-0 libncurses6 tzdata ca-certificates
   nautilus xvfb xauth dbus dbus-x11 at-spi2-core python3-pyatspi python3-gi xdotool x11-utils imagemagick procps
   mount attr file bubblewrap gvfs-daemons libglib2.0-bin webp-pixbuf-loader
@@ -280,8 +280,9 @@ for suite in "${suites[@]}"; do
     say "$suite: $step"
     case $step in
       build) build "$suite" ;;
-      # With the video frames' conversion, which only GTK 4.20 and later need (it skips below).
-      core) swift_tests "$suite" 'DocumentCoreTests|VideoFrameTests' ;;
+      # With the video frames' conversion, which only GTK 4.20 and later need (it skips below),
+      # and Markdown through each suite's cmark-gfm.
+      core) swift_tests "$suite" 'DocumentCoreTests|VideoFrameTests|MarkdownDocumentTests|MarkdownSpecTests' ;;
       contract) swift_tests "$suite" 'PreviewerBusContractTests' ;;
       nautilus) swift_test_as_user "$suite" 'DossierTests.PreviewerUITests/testSpaceInNautilusShowsDossiersPreviewerAndRightMovesToTheNextFile' ;;
       bench) bench_step "$suite" ;;

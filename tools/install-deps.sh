@@ -11,6 +11,8 @@ packages=(
   libgtksourceview-5-dev libwebkitgtk-6.0-dev libarchive-dev libx11-dev libxdamage-dev libfontconfig-dev libgstreamer-plugins-base1.0-dev
   # text in legacy encodings: the charset detector GNOME-era apps and Mozilla use
   libuchardet-dev
+  # Markdown: GitHub's CommonMark parser (in the decoder worker), and its command, the spec test's oracle
+  libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm
   # the decoder worker's seccomp filter
   libseccomp-dev
   # the previewer's media: GStreamer through GtkMediaFile

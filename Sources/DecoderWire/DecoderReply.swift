@@ -21,7 +21,7 @@ public struct DecoderReply: Codable, Sendable, Equatable {
 /// uses no worker of another version.
 public struct DecoderHello: Codable, Sendable, Equatable {
     /// The protocol version of this build: raised with every change to the messages' shape.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     public var version: Int
 

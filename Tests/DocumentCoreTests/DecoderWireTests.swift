@@ -21,6 +21,7 @@ final class DecoderWireTests: XCTestCase {
         (.pdfOpen(session: "s1"), #"{"pdfOpen":{"session":"s1"}}"#),
         (.pdfPage(PDFPageOptions(session: "s1", page: 4, width: 800, text: true, forPrinting: false)), #"{"pdfPage":{"_0":{"forPrinting":false,"page":4,"session":"s1","text":true,"width":800}}}"#),
         (.pdfClose(session: "s1"), #"{"pdfClose":{"session":"s1"}}"#),
+        (.markdown, #"{"markdown":{}}"#),
         (.misbehave(Misbehaviour(name: "test.connect", options: ["port": "4242"])), #"{"misbehave":{"_0":{"name":"test.connect","options":{"port":"4242"}}}}"#),
     ]
 
@@ -35,8 +36,8 @@ final class DecoderWireTests: XCTestCase {
     func testTheReplyAndTheHelloHaveTheirShape() throws {
         let reply = DecoderReply(values: ["width": "40"], error: nil, isLeaving: true)
         XCTAssertEqual(String(decoding: try DecoderWire.encode(reply), as: UTF8.self), #"{"isLeaving":true,"values":{"width":"40"}}"#)
-        XCTAssertEqual(String(decoding: try DecoderWire.encode(DecoderHello()), as: UTF8.self), #"{"version":1}"#)
-        XCTAssertEqual(DecoderHello.currentVersion, 1, "a new version pins the messages again")
+        XCTAssertEqual(String(decoding: try DecoderWire.encode(DecoderHello()), as: UTF8.self), #"{"version":2}"#)
+        XCTAssertEqual(DecoderHello.currentVersion, 2, "a new version pins the messages again")
     }
 
     func testAnUnknownOperationIsNotARequest() {

@@ -82,11 +82,12 @@ package enum DecoderWorkerService {
 /// sealed memfd with the large result.
 struct WorkerDecoders {
     /// Loads, before the lock-down, what the decoders open later: GdkPixbuf's loader list,
-    /// libarchive, poppler-glib. GStreamer is loaded by the first media request (`MediaDiscoverer`).
+    /// libarchive, poppler-glib, cmark-gfm. GStreamer is loaded by the first media request (`MediaDiscoverer`).
     func prepare() {
         g_slist_free(gdk_pixbuf_get_formats())
         ArchiveWorkers.prepare()
         PopplerDocument.prepare()
+        MarkdownWorkers.prepare()
     }
 
     func perform(_ request: DecoderRequest, input descriptor: FileDescriptor) -> (DecoderReply, Int32?) {
@@ -117,6 +118,7 @@ struct WorkerDecoders {
         case .pdfOpen(let session): return PDFSession.open(input: input, session: session)
         case .pdfPage(let options): return PDFSession.page(options, input: input)
         case .pdfClose(let session): return PDFSession.close(session: session)
+        case .markdown: return MarkdownWorkers.perform(input: input)
         case .misbehave(let misbehaviour): return (DecoderReply(error: "no misbehaviour \(misbehaviour.name) here"), nil)
         }
     }

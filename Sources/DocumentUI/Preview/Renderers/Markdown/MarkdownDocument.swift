@@ -5,7 +5,7 @@ import Foundation
 /// A Markdown file made ready to show, off the main thread: its blocks with every inline
 /// already written as Pango markup, and the local images it shows, decoded.
 package struct MarkdownDocument: Sendable {
-    indirect enum Block: Sendable {
+    indirect enum Block: Sendable, Equatable {
         case heading(level: Int, markup: String)
         case paragraph([MarkdownPiece])
         case code(language: String?, text: String)
@@ -15,12 +15,14 @@ package struct MarkdownDocument: Sendable {
         case rule
     }
 
-    struct Item: Sendable {
+    struct Item: Sendable, Equatable {
         var checked: Bool?
         var blocks: [Block]
     }
 
     var source: String
+    /// The document as cmark-gfm parsed it (printing writes it as HTML).
+    var tree: MarkdownNode
     var blocks: [Block]
     /// The decoded local images, by address (decoded in a decoder worker).
     var images: [URL: ImagePixels]
@@ -44,30 +46,57 @@ package struct MarkdownDocument: Sendable {
         try? handle.seek(toOffset: 0)
         let data = (try? handle.read(upToCount: limit)) ?? Data()
         let source = TextEncoding.decode(data, isStartOfFile: size > Int64(limit)).text
-        var parser = MarkdownBlockParser()
-        let parsed = parser.parse(source)
-        let inlines = MarkdownInlines(references: parser.references, base: url.deletingLastPathComponent())
-        let blocks = parsed.map { prepare($0, inlines) }
-        var images: [URL: ImagePixels] = [:]
-        for source in localImages(blocks).prefix(withPictures ? imageLimit : 0) where images[source] == nil {
-            if let pixels = decodeImage(source.path) { images[source] = pixels }
+        let tree: MarkdownNode
+        do { tree = try MarkdownWorkers.parse(source) } catch {
+            throw PreviewError(tr("The Markdown could not be read: %s", error.description))
         }
-        return MarkdownDocument(source: source, blocks: blocks, images: images,
+        return MarkdownDocument(source: source, tree: tree, base: url.deletingLastPathComponent(), withPictures: withPictures,
                                 truncatedSize: size > Int64(limit) ? size : nil)
     }
 
-    private static func prepare(_ block: MarkdownBlock, _ inlines: MarkdownInlines) -> Block {
-        switch block {
-        case .heading(let level, let text): .heading(level: level, markup: inlines.markup(text))
-        case .paragraph(let text): .paragraph(inlines.pieces(text))
-        case .code(let language, let text): .code(language: language, text: text)
-        case .quote(let blocks): .quote(blocks.map { prepare($0, inlines) })
-        case .list(let ordered, let start, let items):
-            .list(ordered: ordered, start: start,
-                  items: items.map { Item(checked: $0.checked, blocks: $0.blocks.map { prepare($0, inlines) }) })
-        case .table(let header, let alignments, let rows):
-            .table(header: header.map(inlines.markup), alignments: alignments, rows: rows.map { $0.map(inlines.markup) })
-        case .rule: .rule
+    /// The document of `source`, parsed as `tree`, whose relative addresses are in `base`; with
+    /// its local pictures decoded unless `withPictures` is false.
+    package init(source: String, tree: MarkdownNode, base: URL, withPictures: Bool, truncatedSize: Int64? = nil) {
+        self.source = source
+        self.tree = tree
+        blocks = Self.prepare(tree.content, MarkdownMarkup(base: base))
+        images = [:]
+        for picture in Self.localImages(blocks).prefix(withPictures ? Self.imageLimit : 0) where images[picture] == nil {
+            if let pixels = Self.decodeImage(picture.path) { images[picture] = pixels }
+        }
+        self.truncatedSize = truncatedSize
+    }
+
+    /// The blocks the widgets show for `nodes`: inline text written as markup, raw HTML shown as
+    /// the text it is.
+    private static func prepare(_ nodes: [MarkdownNode], _ markup: MarkdownMarkup) -> [Block] {
+        nodes.compactMap { node -> Block? in
+            switch node.kind {
+            case .heading: return .heading(level: node.level ?? 1, markup: markup.markup(node.content))
+            case .paragraph: return .paragraph(markup.pieces(node.content))
+            case .codeBlock:
+                var text = node.literal ?? ""
+                if text.hasSuffix("\n") { text.removeLast() }
+                let language = (node.info ?? "").split(separator: " ", maxSplits: 1).first.map(String.init)
+                return .code(language: language, text: text)
+            case .htmlBlock:
+                let text = (node.literal ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                return .paragraph([.markup(escapeMarkup(lines.joined(separator: " ")))])
+            case .quote: return .quote(prepare(node.content, markup))
+            case .list:
+                return .list(ordered: node.ordered ?? false, start: node.start ?? 1,
+                             items: node.content.map { Item(checked: $0.checked, blocks: prepare($0.content, markup)) })
+            case .table:
+                let columns = node.alignments ?? []
+                let rows = node.content.map { row in
+                    (0..<columns.count).map { $0 < row.content.count ? markup.markup(row.content[$0].content) : "" }
+                }
+                return .table(header: rows.first ?? [], alignments: columns.map(MarkdownAlignment.init),
+                              rows: Array(rows.dropFirst()))
+            case .rule: return .rule
+            default: return nil
+            }
         }
     }
 
