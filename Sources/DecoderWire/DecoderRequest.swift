@@ -26,7 +26,7 @@ public enum DecoderRequest: Codable, Sendable, Equatable {
     case pdfPage(PDFPageOptions)
     /// Lets go of the PDF opened under `session`.
     case pdfClose(session: String)
-    /// A Markdown document's tree (`MarkdownNode`, JSON in the reply's memfd); the input is its
+    /// A Markdown document's tree (`MarkdownNode`'s bytes in the reply's memfd); the input is its
     /// text, UTF-8.
     case markdown
     /// A test's misbehaviour: answered only by the test decoder, refused by `dossier-decoder`.

@@ -4,7 +4,7 @@ import Foundation
 
 extension FuzzTarget {
     /// The Markdown previewer's reading of a file: cmark-gfm's parse as the decoder worker makes
-    /// it (here, in this process), the tree's way over the wire and its check, the blocks and
+    /// it (here, in this process), the tree's bytes over the wire and their check, the blocks and
     /// markup, the local images it decodes, and the HTML it prints from. Beside the input lie a
     /// picture and a named pipe (`picture.png`, `pipe.png`) for it to show.
     static let markdown = FuzzTarget("markdown", "Markdown files (cmark-gfm's tree, MarkdownDocument, .html)", prepare: {
@@ -16,7 +16,7 @@ extension FuzzTarget {
         let text = String(decoding: data.prefix(MarkdownWorkers.textLimit), as: UTF8.self)
         guard let tree = try? MarkdownWorkers.parse(Array(text.utf8)) else { return }
         // What a worker sends, the previewer's process must take.
-        let received = try! JSONDecoder().decode(MarkdownNode.self, from: try! JSONEncoder().encode(tree))
+        let received = tree.encoded().withUnsafeBytes { MarkdownNode(decoding: $0) }!
         precondition(received.isWellFormed, "a worker's tree that the previewer refuses")
         let document = MarkdownDocument(source: text, tree: received, base: file.deletingLastPathComponent(), withPictures: true)
         _ = document.html(title: "input.md")

@@ -1,9 +1,10 @@
 /// A Markdown document as cmark-gfm parses it (CommonMark with GitHub's tables,
 /// strikethrough, autolinks and task lists): the nodes a renderer draws, each with the facts
-/// it needs. A decoder worker makes it (`MarkdownWorkers`); the previewer's process checks it
-/// (`isWellFormed`) and draws it.
-package struct MarkdownNode: Codable, Sendable, Equatable {
-    package enum Kind: String, Codable, Sendable {
+/// it needs. A decoder worker makes it (`MarkdownWorkers`) and sends it as bytes
+/// (`encoded()`); the previewer's process reads them back, checking them
+/// (`init(decoding:)`, `isWellFormed`), and draws it.
+package struct MarkdownNode: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
         // Blocks.
         case document, quote, list, item, codeBlock, htmlBlock, paragraph, heading, rule, table, tableRow, tableCell
         // Inlines.
@@ -11,7 +12,7 @@ package struct MarkdownNode: Codable, Sendable, Equatable {
     }
 
     /// How a table column's cells are aligned.
-    package enum Alignment: String, Codable, Sendable {
+    package enum Alignment: String, Sendable, CaseIterable {
         case none, left, center, right
     }
 

@@ -5,7 +5,7 @@ import DecoderWire
 import Foundation
 
 /// Markdown is parsed in decoder workers, by cmark-gfm: the previewer's process sends the text
-/// (UTF-8, in a sealed memfd) and gets back the document's tree (`MarkdownNode`, JSON in a
+/// (UTF-8, in a sealed memfd) and gets back the document's tree (`MarkdownNode`'s bytes in a
 /// sealed memfd), which it checks as untrusted. cmark-gfm is never called in that process.
 package enum MarkdownWorkers {
     // MARK: The caller's side
@@ -28,7 +28,7 @@ package enum MarkdownWorkers {
             }
         }
         guard let blob = output.blob,
-              let tree = blob.withUnsafeBytes({ try? JSONDecoder().decode(MarkdownNode.self, from: Data($0)) }),
+              let tree = blob.withUnsafeBytes({ MarkdownNode(decoding: $0) }),
               tree.kind == .document, tree.isWellFormed
         else {
             throw MarkdownError(tr("the decoder's answer could not be read"))
@@ -60,8 +60,7 @@ package enum MarkdownWorkers {
             }
             guard text.count <= textLimit else { throw MarkdownError("the text is longer than the previewer shows") }
             let tree = try parse(text)
-            guard let encoded = try? JSONEncoder().encode(tree),
-                  let fd = encoded.withUnsafeBytes({ SealedBlob.seal($0, name: "dossier-markdown-tree") })
+            guard let fd = tree.encoded().withUnsafeBytes({ SealedBlob.seal($0, name: "dossier-markdown-tree") })
             else {
                 throw MarkdownError("no memory for the document")
             }
@@ -99,7 +98,8 @@ package enum MarkdownWorkers {
     /// as its text only (a paragraph for a block, a text for an inline).
     private static func node(_ pointer: OpaquePointer, depth: Int) -> MarkdownNode {
         let type = cmark_node_get_type(pointer)
-        let string = cmark_node_get_type_string(pointer).map { String(cString: $0) } ?? ""
+        // The extensions' nodes and task items are told by their type's name (only theirs is read).
+        var name: String { cmark_node_get_type_string(pointer).map { String(cString: $0) } ?? "" }
         let isInline = type.rawValue & UInt32(CMARK_NODE_TYPE_MASK) == UInt32(CMARK_NODE_TYPE_INLINE)
         var node = MarkdownNode(.paragraph)
         switch type {
@@ -112,7 +112,7 @@ package enum MarkdownWorkers {
             node.tight = cmark_node_get_list_tight(pointer) != 0
         case CMARK_NODE_ITEM:
             node.kind = .item
-            if string == "tasklist" { node.checked = cmark_gfm_extensions_get_tasklist_item_checked(pointer) }
+            if name == "tasklist" { node.checked = cmark_gfm_extensions_get_tasklist_item_checked(pointer) }
         case CMARK_NODE_CODE_BLOCK:
             node.kind = .codeBlock
             node.literal = text(cmark_node_get_literal(pointer))
@@ -137,7 +137,7 @@ package enum MarkdownWorkers {
             node.url = text(cmark_node_get_url(pointer))
             node.title = text(cmark_node_get_title(pointer))
         default:
-            switch string {
+            switch name {
             case "table":
                 node.kind = .table
                 let columns = Int(cmark_gfm_extensions_get_table_columns(pointer))
