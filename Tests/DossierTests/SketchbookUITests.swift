@@ -257,6 +257,40 @@ final class SketchbookUITests: XCTestCase {
                        "and the file is left as it was")
     }
 
+    func testShowDrawsTheSketchItsRendererBeganReadingBeforeTheWindow() throws {
+        let drawings = try folder("Show")
+        let harbour = drawings.appendingPathComponent("Harbour.sketch")
+        try Self.sketch(strokes: 3).write(to: harbour, atomically: true, encoding: .utf8)
+        var variables = environment
+        variables["DOSSIER_TRACE_STAGES"] = "1"
+        let log = root.url.appendingPathComponent("show.log")
+        let show = try DesktopSession.launch([Self.binary, "--show", harbour.path], environment: variables, output: log)
+        processes.append(show)
+        XCTAssertNotNil(waitForWindow("Harbour.sketch"), "the previewer opens on the sketch")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Drawing", app: "sketchbook"), "the app's own renderer shows it")
+        var share = 0.0
+        XCTAssertTrue(eventually {
+            let shot = DesktopSession.screenshot("sketchbook-11-show")
+            share = Self.paperShare(shot, x: 0, y: 0, width: 1280, height: 1024)
+            return share > 0.2
+        }, "the drawing fills the previewer (paper in \(share) of the screen)")
+        // The page took the reading the renderer's prepare(_:) began while GTK started.
+        let trace = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        XCTAssertTrue(trace.contains("page took prepared work"), "the page took the prepared reading:\n\(trace)")
+        DesktopSession.key("Escape")
+        XCTAssertTrue(eventually { !show.isRunning }, "closing the previewer ends the process")
+        XCTAssertEqual(show.terminationStatus, 0)
+
+        // A file that is not a sketch gets the previewer's error page, with the reason.
+        let torn = drawings.appendingPathComponent("Torn.sketch")
+        try "SKETCHBOOK 1\n{\"height\":300,\"strokes\":[{\"co".write(to: torn, atomically: true, encoding: .utf8)
+        try launch([Self.binary, "--show", torn.path])
+        XCTAssertNotNil(waitForWindow("Torn.sketch"))
+        XCTAssertTrue(DesktopSession.waitForAccessible("“Torn.sketch” cannot be opened: its drawing cannot be read.", app: "sketchbook"),
+                      "the reason, in words: \(DesktopSession.accessibleNames(app: "sketchbook"))")
+        DesktopSession.screenshot("sketchbook-12-show-damaged")
+    }
+
     // MARK: Its files in Dossier
 
     func testDossierShowsTheAppsOwnThumbnailAndPreview() throws {

@@ -43,6 +43,8 @@ final class SketchbookApplication {
 
     /// Runs until the last window closes.
     func run() -> Int32 {
+        // The app's own renderer: Space in its browser draws sketches as the canvas does.
+        PreviewRendererRegistry.shared.register(SketchRenderer.self)
         guard Display.initialize() else {
             FileHandle.standardError.write(Data((tr("sketchbook: no display to show windows on") + "\n").utf8))
             return 1

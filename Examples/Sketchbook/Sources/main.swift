@@ -1,4 +1,5 @@
 import DocumentCore
+import DocumentUI
 import Foundation
 
 // Sketchbook: a small document-based app on DocumentCore and DocumentUI alone (see
@@ -8,6 +9,7 @@ import Foundation
 //   sketchbook FILE.sketch…                editors
 //   sketchbook --thumbnail IN OUT SIZE     a PNG thumbnail (the .thumbnailer's Exec line)
 //   sketchbook --preview IN OUT            a PNG preview (the .previewer's Exec line)
+//   sketchbook --show FILE.sketch          the previewer on a sketch, as Space shows it
 
 Localization.setUp()
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -28,6 +30,8 @@ case "--thumbnail" where arguments.count == 4:
     exit(draw(arguments[1], into: arguments[2], edge: Int(arguments[3]) ?? 256))
 case "--preview" where arguments.count == 3:
     exit(draw(arguments[1], into: arguments[2], edge: 1200))
+case "--show" where arguments.count == 2:
+    exit(SketchPreview(url: URL(fileURLWithPath: arguments[1])).run())
 case let option? where option.hasPrefix("--"):
     FileHandle.standardError.write(Data((tr("Usage: sketchbook [FOLDER | FILE.sketch…]") + "\n").utf8))
     exit(2)

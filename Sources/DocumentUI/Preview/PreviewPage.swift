@@ -236,6 +236,7 @@ final class PreviewPage {
             defer { prefetch?.discard(for: shown.url) }
             let prepared = prefetch?.takePrepared(for: shown.url, by: Swift.type(of: renderer))
             StageTrace.mark("page load \(type.identifier)")
+            if prepared != nil { StageTrace.mark("page took prepared work") }
             try await renderer.load(shown, type: type, prepared: prepared)
             guard state == .loading, !Task.isCancelled else { return }
             state = .ready

@@ -1,0 +1,56 @@
+import CGLib
+import CGtk
+import DocumentCore
+import DocumentUI
+import Foundation
+
+/// `sketchbook --show FILE`: the previewer on one sketch, as Space shows it, in a process of
+/// its own. The drawing is read on another core while GTK starts (`PreviewPrefetch`), and the
+/// process ends when the previewer closes.
+@MainActor
+final class SketchPreview: PreviewDelegate {
+    private let url: URL
+    private let prefetch = PreviewPrefetch()
+    private let items: PreviewItemList
+    private var controller: PreviewController?
+    private var application: UnsafeMutablePointer<GtkApplication>?
+
+    init(url: URL) {
+        self.url = url
+        items = PreviewItemList([PreviewItem(url: url)])
+    }
+
+    func run() -> Int32 {
+        PreviewRendererRegistry.shared.register(SketchRenderer.self)
+        // The renderer's reading starts before GTK does.
+        prefetch.start(url)
+        guard Display.initialize() else {
+            FileHandle.standardError.write(Data((tr("sketchbook: no display to show windows on") + "\n").utf8))
+            return 1
+        }
+        prefetch.readDisplay()
+        prefetch.stylesAreLoaded()
+        let flags = GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_NON_UNIQUE)
+        let application = UnsafeMutableRawPointer(adw_application_new(SketchbookApplication.applicationID + ".Preview", flags)!)
+            .assumingMemoryBound(to: GtkApplication.self)
+        self.application = application
+        onSignal(UnsafeMutableRawPointer(application), "activate") { [weak self] in self?.show() }
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments[0]), nil]
+        defer { free(argv[0]) }
+        return g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, &argv)
+    }
+
+    private func show() {
+        guard controller == nil, let application else { return }
+        let controller = PreviewController(prefetch: prefetch)
+        controller.dataSource = items
+        controller.delegate = self
+        controller.present(application: AppInstance(gtkApplication: application))
+        self.controller = controller
+    }
+
+    func previewControllerDidDismiss(_ controller: PreviewController) {
+        guard let application else { return }
+        g_application_quit(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self))
+    }
+}
