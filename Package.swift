@@ -56,7 +56,15 @@ let package = Package(
         .target(name: "GtkSupport", dependencies: ["GObjectSupport", "CGLib", "CGtk"]),
         .target(
             name: "DocumentCore",
-            dependencies: ["GObjectSupport", "CGLib", "CImaging", "CPoppler", "CUchardet", "CSandbox", "DecoderWire", "CArchive", "CGStreamer", "CMarkdown"]
+            dependencies: ["GObjectSupport", "CGLib", "CImaging", "CUchardet", "CSandbox", "DecoderWire", "CGStreamer"]
+        ),
+        // What runs confined, inside the decoder worker: the worker's loop and every parser and
+        // drawer of outside data (poppler, libarchive, cmark-gfm, fontconfig, GStreamer's
+        // discoverer). Only the worker executables (and the fuzzer, which calls the parsers in
+        // its own process) import it; DocumentCore keeps the client and what both sides share.
+        .target(
+            name: "DecoderService",
+            dependencies: ["DocumentCore", "DecoderWire", "CSandbox", "GObjectSupport", "CGLib", "CImaging", "CPoppler", "CArchive", "CMarkdown", "CGStreamer", "CUchardet"]
         ),
         .target(name: "DocumentUI", dependencies: ["DocumentCore", "GObjectSupport", "GtkSupport", "CGtk", "CDisplay", "CWebKit"]),
         .executableTarget(
@@ -71,9 +79,9 @@ let package = Package(
             path: "Examples/Sketchbook/Sources"
         ),
         // The decoder worker: untrusted files decoded in a confined process of their own.
-        .executableTarget(name: "DossierDecoder", dependencies: ["DocumentCore"]),
+        .executableTarget(name: "DossierDecoder", dependencies: ["DecoderService"]),
         // The same worker with the misbehaviours the containment tests ask for (not installed).
-        .executableTarget(name: "DossierTestDecoder", dependencies: ["DocumentCore", "DecoderWire", "CSandbox"], path: "Tests/DossierTestDecoder"),
+        .executableTarget(name: "DossierTestDecoder", dependencies: ["DecoderService", "DocumentCore", "DecoderWire", "CSandbox"], path: "Tests/DossierTestDecoder"),
         .target(name: "DossierFixtures", dependencies: ["GObjectSupport", "CGLib", "CX11"], path: "Sources/DossierFixtures"),
         // A second process for the coordination tests (not installed).
         .executableTarget(name: "CoordinationProbe", dependencies: ["DocumentCore"]),
@@ -88,10 +96,10 @@ let package = Package(
         .target(name: "CFuzzing", dependencies: ["CGLib"]),
         .executableTarget(
             name: "DossierFuzz",
-            dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "CGLib", "CFuzzing"]
+            dependencies: ["DocumentUI", "DocumentCore", "DecoderService", "GObjectSupport", "CGLib", "CFuzzing"]
         ),
         .testTarget(name: "GObjectSupportTests", dependencies: ["GObjectSupport", "GtkSupport", "CGLib", "CGtk"]),
-        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DecoderWire", "DossierFixtures", "CGLib", "CImaging"]),
+        .testTarget(name: "DocumentCoreTests", dependencies: ["DocumentCore", "DecoderService", "DecoderWire", "DossierFixtures", "CGLib", "CImaging"]),
         .testTarget(name: "DocumentUITests", dependencies: ["DocumentUI", "DocumentCore", "DossierFixtures", "GObjectSupport", "GtkSupport", "CGtk", "CImaging", "CPoppler", "CDisplay"]),
         .testTarget(name: "DossierTests", dependencies: ["DocumentCore", "DossierFixtures"]),
         // Remote locations against real servers on 127.0.0.1 (sshd, smbd, Apache with mod_dav)

@@ -1,6 +1,7 @@
 import CArchive
 import CGLib
 import CSandbox
+import DocumentCore
 import Foundation
 
 /// libarchive, in the decoder worker: lists an archive and takes one entry's data out. The
@@ -161,7 +162,7 @@ package enum ArchiveReader {
             if index == headerIndex { break }
             index += 1
         }
-        guard let header, raw || digest(storedPath(header)) == pathDigest else { throw .changed }
+        guard let header, raw || ArchiveWorkers.digest(storedPath(header)) == pathDigest else { throw .changed }
 
         let file = dossier_memfd_create("dossier-archive-entry", 0)
         guard file >= 0 else { throw .cannotExtract(String(cString: strerror(errno))) }
@@ -197,17 +198,9 @@ package enum ArchiveReader {
     /// the caller then does with the bytes.
     package static func extractHere(_ input: Int32, raw: Bool, entry: ArchiveEntry) throws(ArchiveError) -> SealedBlob {
         guard let headerIndex = entry.headerIndex else { throw .notRegularFile }
-        let file = try extract(input, raw: raw, headerIndex: headerIndex, pathDigest: digest(entry.path))
+        let file = try extract(input, raw: raw, headerIndex: headerIndex, pathDigest: ArchiveWorkers.digest(entry.path))
         guard let blob = SealedBlob(adopting: file) else { throw .cannotExtract(tr("the extracted data was not sealed")) }
         return blob
-    }
-
-    /// A short fingerprint of a stored path (64-bit FNV-1a, in hex): the extraction request
-    /// carries it rather than the path, which may be longer than a request.
-    static func digest(_ path: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
     }
 
     private static func writeAll(_ file: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Bool {

@@ -1,4 +1,5 @@
 import CImaging
+import DocumentCore
 import Foundation
 
 /// A font file loaded, inside a decoder worker, into a fontconfig configuration of its own:

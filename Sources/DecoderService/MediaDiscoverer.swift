@@ -1,6 +1,7 @@
 import CGLib
 import CGStreamer
 import DecoderWire
+import DocumentCore
 import Foundation
 import GObjectSupport
 

@@ -1,6 +1,7 @@
 import CImaging
 import CSandbox
 import DecoderWire
+import DocumentCore
 import Foundation
 
 /// The worker's side of `PDFDocument`: a PDF kept open in poppler across requests, so that each
@@ -10,8 +11,6 @@ import Foundation
 /// At most two documents stay open in a worker (the previewer's and a printout's); `pdf.close`
 /// lets one go.
 enum PDFSession {
-    /// The most pages a document may have (their sizes come back as 16 bytes each).
-    static let pageLimit = 200_000
     /// The most documents a worker keeps open.
     static let openLimit = 2
 
@@ -61,7 +60,7 @@ enum PDFSession {
 
     /// The number of pages, and every page's size in points (two f64 each) in a sealed memfd.
     private static func sizes(of document: PopplerDocument) throws(PDFError) -> (DecoderReply, Int32?) {
-        let count = min(document.pageCount, pageLimit)
+        let count = min(document.pageCount, PDFPageCoding.pageLimit)
         var sizes: [Double] = []
         sizes.reserveCapacity(count * 2)
         for index in 0..<count {

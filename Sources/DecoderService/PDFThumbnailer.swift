@@ -1,5 +1,6 @@
 import CGLib
 import CImaging
+import DocumentCore
 import Foundation
 import GObjectSupport
 

@@ -1,6 +1,7 @@
 import CGLib
 import CImaging
 import CPoppler
+import DocumentCore
 import Foundation
 import GObjectSupport
 

@@ -1,5 +1,6 @@
 import CImaging
 import DecoderWire
+import DocumentCore
 import Foundation
 import GObjectSupport
 

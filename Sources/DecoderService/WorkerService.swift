@@ -2,6 +2,7 @@ import CGLib
 import CImaging
 import CSandbox
 import DecoderWire
+import DocumentCore
 import Foundation
 import GObjectSupport
 
@@ -85,9 +86,9 @@ struct WorkerDecoders {
     /// libarchive, poppler-glib, cmark-gfm. GStreamer is loaded by the first media request (`MediaDiscoverer`).
     func prepare() {
         g_slist_free(gdk_pixbuf_get_formats())
-        ArchiveWorkers.prepare()
+        ArchiveService.prepare()
         PopplerDocument.prepare()
-        MarkdownWorkers.prepare()
+        MarkdownParser.prepare()
     }
 
     func perform(_ request: DecoderRequest, input descriptor: FileDescriptor) -> (DecoderReply, Int32?) {
@@ -105,51 +106,21 @@ struct WorkerDecoders {
             return (DecoderReply(values: ["size": String(status.st_size), "nice": String(nice), "groupNice": String(groupNice)]), nil)
         case .image(let options): return ImageDecoder.perform(input: input, request: ImageDecoder.Request(options))
         case .media: return MediaDiscoverer.perform(input: input)
-        case .thumbnail(let options): return ThumbnailWorkers.perform(input: input, options: options)
-        case .thumbnailPicture(let options): return ThumbnailPictures.perform(input: input, options: options)
+        case .thumbnail(let options): return ThumbnailService.perform(input: input, options: options)
+        case .thumbnailPicture(let options): return PictureService.perform(input: input, options: options)
         case .fontSpecimen(let appearance):
             guard let appearance = FontSpecimen.Appearance(appearance) else {
                 return (DecoderReply(error: "a specimen request without its appearance"), nil)
             }
             return SpecimenDrawing.perform(input: input, appearance: appearance)
         case .fontWarm: return SpecimenDrawing.warm(input: input)
-        case .archiveList(let options): return ArchiveWorkers.list(input: input, options: options)
-        case .archiveExtract(let options): return ArchiveWorkers.extract(input: input, options: options)
+        case .archiveList(let options): return ArchiveService.list(input: input, options: options)
+        case .archiveExtract(let options): return ArchiveService.extract(input: input, options: options)
         case .pdfOpen(let session): return PDFSession.open(input: input, session: session)
         case .pdfPage(let options): return PDFSession.page(options, input: input)
         case .pdfClose(let session): return PDFSession.close(session: session)
-        case .markdown: return MarkdownWorkers.perform(input: input)
+        case .markdown: return MarkdownParser.perform(input: input)
         case .misbehave(let misbehaviour): return (DecoderReply(error: "no misbehaviour \(misbehaviour.name) here"), nil)
         }
-    }
-
-    /// A pixbuf's rows (8-bit RGB or RGBA) in a sealed memfd, with their layout and `values`.
-    static func reply(pixels pixbuf: OpaquePointer, values: [String: String]) -> (DecoderReply, Int32?) {
-        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, let pixels = gdk_pixbuf_read_pixels(pixbuf) else {
-            return (DecoderReply(error: "the image has an unusual pixel format"), nil)
-        }
-        let length = Int(gdk_pixbuf_get_byte_length(pixbuf))
-        let fd = dossier_memfd_create("dossier-image", UInt64(length))
-        guard fd >= 0 else { return (DecoderReply(error: "no memory for the image"), nil) }
-        var written = 0
-        while written < length {
-            let count = pwrite(fd, pixels + written, length - written, off_t(written))
-            guard count > 0 else {
-                close(fd)
-                return (DecoderReply(error: "no memory for the image"), nil)
-            }
-            written += count
-        }
-        guard dossier_memfd_seal(fd) == 0 else {
-            close(fd)
-            return (DecoderReply(error: "cannot seal the image"), nil)
-        }
-        var layout = values
-        layout["width"] = String(gdk_pixbuf_get_width(pixbuf))
-        layout["height"] = String(gdk_pixbuf_get_height(pixbuf))
-        layout["stride"] = String(gdk_pixbuf_get_rowstride(pixbuf))
-        layout["channels"] = String(gdk_pixbuf_get_n_channels(pixbuf))
-        layout["alpha"] = gdk_pixbuf_get_has_alpha(pixbuf) != 0 ? "1" : "0"
-        return (DecoderReply(values: layout), fd)
     }
 }

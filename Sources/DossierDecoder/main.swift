@@ -1,4 +1,4 @@
-import DocumentCore
+import DecoderService
 import Foundation
 
 // dossier-decoder: a worker that decodes untrusted files for Dossier (see DecoderWorker).

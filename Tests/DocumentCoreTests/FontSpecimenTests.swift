@@ -2,6 +2,7 @@ import DossierFixtures
 import Foundation
 import XCTest
 
+@testable import DecoderService
 @testable import DocumentCore
 
 /// A font's specimen is drawn in a decoder worker, with the file's own glyphs, as coverage (the

@@ -187,7 +187,20 @@ final class MediaInspectionTests: XCTestCase {
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
             return text.contains("dossier_media_discover") || text.contains("gst_discoverer")
         }
-        XCTAssertEqual(callers, ["DocumentCore/Formats/Media/MediaDiscoverer.swift"])
+        XCTAssertEqual(callers, ["DecoderService/MediaDiscoverer.swift"])
+    }
+
+    /// The parsers of outside data that only the worker opens (poppler, libarchive, cmark-gfm)
+    /// are imported by the worker's target alone.
+    func testOnlyTheWorkersTargetImportsTheParsers() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
+        let importers = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { path in
+            guard path.hasSuffix(".swift") else { return false }
+            let lines = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8).split(separator: "\n")
+            return lines.contains { ["import CPoppler", "import CArchive", "import CMarkdown"].contains($0) }
+        }
+        XCTAssertFalse(importers.isEmpty)
+        XCTAssertEqual(importers.filter { !$0.hasPrefix("DecoderService/") }, [], "parsers imported outside the worker's target")
     }
 
     /// A FLAC METADATA_BLOCK_PICTURE body: a front cover (type 3) of a PNG.

@@ -3,6 +3,7 @@ import DossierFixtures
 import Foundation
 import XCTest
 
+@testable import DecoderService
 @testable import DocumentCore
 
 /// A text file's thumbnail shows its text in its encoding: a GB18030 or UTF-16 file draws

@@ -1,4 +1,4 @@
-import DocumentCore
+import DecoderService
 import Foundation
 
 // The test decoder: `dossier-decoder` with the misbehaviours the containment tests ask for

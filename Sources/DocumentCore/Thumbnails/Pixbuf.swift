@@ -4,22 +4,22 @@ import Foundation
 import GObjectSupport
 
 /// A decoded image (a GdkPixbuf) on its way into the cache. Not shared between threads.
-final class Pixbuf {
-    let pointer: OpaquePointer
+package final class Pixbuf {
+    package let pointer: OpaquePointer
 
     /// Adopts a pixbuf reference the caller owns.
-    init(adopting pointer: OpaquePointer) {
+    package init(adopting pointer: OpaquePointer) {
         self.pointer = pointer
     }
 
     deinit { unref(pointer) }
 
-    var width: Int { Int(gdk_pixbuf_get_width(pointer)) }
-    var height: Int { Int(gdk_pixbuf_get_height(pointer)) }
+    package var width: Int { Int(gdk_pixbuf_get_width(pointer)) }
+    package var height: Int { Int(gdk_pixbuf_get_height(pointer)) }
 
     /// RGB rows from libjpeg (3 bytes a pixel, no padding), handed over to the pixbuf, which
     /// frees them with g_free.
-    static func adoptingRGB(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) -> Pixbuf? {
+    package static func adoptingRGB(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) -> Pixbuf? {
         guard let pixbuf = gdk_pixbuf_new_from_data(
             pixels, GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height), Int32(width * 3),
             { pixels, _ in g_free(pixels) }, nil)
@@ -29,7 +29,7 @@ final class Pixbuf {
 
     /// Scaled down to fit in `edge` × `edge`, keeping the aspect ratio; never scaled up
     /// (the Thumbnail Managing Standard: a small image is its own thumbnail).
-    func fitting(_ edge: Int) -> Pixbuf {
+    package func fitting(_ edge: Int) -> Pixbuf {
         let largest = max(width, height)
         guard largest > edge else { return self }
         let factor = Double(edge) / Double(largest)
@@ -42,7 +42,7 @@ final class Pixbuf {
     }
 
     /// Turned upright according to an EXIF orientation (1…8).
-    func oriented(_ orientation: Int) -> Pixbuf {
+    package func oriented(_ orientation: Int) -> Pixbuf {
         guard (2...8).contains(orientation) else { return self }
         // GdkPixbuf knows all eight cases through its "orientation" option.
         guard let copy = gdk_pixbuf_copy(pointer) else { return self }
@@ -88,7 +88,7 @@ final class Pixbuf {
     }
 
     /// Converts a cairo ARGB32 surface (premultiplied, native endian) into an RGBA pixbuf.
-    static func from(surface: OpaquePointer) -> Pixbuf? {
+    package static func from(surface: OpaquePointer) -> Pixbuf? {
         cairo_surface_flush(surface)
         let width = Int(cairo_image_surface_get_width(surface))
         let height = Int(cairo_image_surface_get_height(surface))

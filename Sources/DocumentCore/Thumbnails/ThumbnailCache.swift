@@ -103,17 +103,17 @@ public struct ThumbnailCache: Sendable {
 }
 
 /// The file a thumbnail is made of, as seen when the work started.
-struct ThumbnailSource: Sendable {
+package struct ThumbnailSource: Sendable {
     let url: URL
     let uri: String
-    let path: String
-    let name: String
+    package let path: String
+    package let name: String
     let type: DocumentType
     let size: Int64
     let modified: Int64
     let modifiedNanoseconds: Int64
     /// The image's own size, when a thumbnailer learned it (written as `Thumb::Image::*`).
-    var dimensions: (width: Int, height: Int)?
+    package var dimensions: (width: Int, height: Int)?
     /// True when `path` is a downloaded copy of the remote file `uri` names.
     var isDownloadedCopy = false
 
@@ -153,7 +153,7 @@ struct ThumbnailSource: Sendable {
 
     /// The file a decoder worker was given, open at `input`: read through /proc/self/fd, and
     /// never checked for changes (the process that asked does that).
-    init(workerInput input: Int32, name: String, size: Int64, type: DocumentType) {
+    package init(workerInput input: Int32, name: String, size: Int64, type: DocumentType) {
         path = "/proc/self/fd/\(input)"
         url = URL(fileURLWithPath: path)
         uri = url.absoluteString

@@ -80,36 +80,6 @@ package enum ThumbnailWorkers {
         return gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, channels == 4 ? 1 : 0, 8,
                                          Int32(width), Int32(height), Int32(stride)).map(Pixbuf.init(adopting:))
     }
-
-    /// The worker's side: runs the thumbnailer on the file open at `input`.
-    static func perform(input: Int32, options: ThumbnailOptions) -> (DecoderReply, Int32?) {
-        let name = options.name, edge = options.edge
-        guard edge > 0, edge <= 4096 else {
-            return (DecoderReply(error: "a thumbnail request without its size"), nil)
-        }
-        var status = stat()
-        guard fstat(input, &status) == 0 else { return (DecoderReply(error: String(cString: strerror(errno))), nil) }
-        var source = ThumbnailSource(workerInput: input, name: name, size: Int64(status.st_size),
-                                     type: options.type.map(DocumentType.init(mimeType:)) ?? DocumentType(fileName: name))
-        let image: Pixbuf
-        do throws(ThumbnailError) {
-            switch options.kind {
-            case .image: image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
-            case .pdf: image = try PDFThumbnailer.thumbnail(of: &source, input: input, edge: edge)
-            case .text: image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
-            case .external:
-                image = try ExternalThumbnailer.decodeOutput(input, name: name, thumbnailer: options.thumbnailer ?? "?", edge: edge)
-            }
-        } catch {
-            return (DecoderReply(failure: error), nil)
-        }
-        var values: [String: String] = [:]
-        if let dimensions = source.dimensions {
-            values["imageWidth"] = String(dimensions.width)
-            values["imageHeight"] = String(dimensions.height)
-        }
-        return WorkerDecoders.reply(pixels: image.pointer, values: values)
-    }
 }
 
 /// A few decoder workers shared by callers on many threads: each request takes a free worker,

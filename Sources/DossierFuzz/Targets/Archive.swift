@@ -1,4 +1,5 @@
 import CFuzzing
+import DecoderService
 import DocumentCore
 import Foundation
 

@@ -1,3 +1,4 @@
+import DecoderService
 import DocumentCore
 import DocumentUI
 import Foundation
@@ -14,7 +15,7 @@ extension FuzzTarget {
     }, run: { data in
         let file = ScratchFolder.write(data, to: "markdown/input.md")
         let text = String(decoding: data.prefix(MarkdownWorkers.textLimit), as: UTF8.self)
-        guard let tree = try? MarkdownWorkers.parse(Array(text.utf8)) else { return }
+        guard let tree = try? MarkdownParser.parse(Array(text.utf8)) else { return }
         // What a worker sends, the previewer's process must take.
         let received = tree.encoded().withUnsafeBytes { MarkdownNode(decoding: $0) }!
         precondition(received.isWellFormed, "a worker's tree that the previewer refuses")

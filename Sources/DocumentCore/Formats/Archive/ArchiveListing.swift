@@ -20,17 +20,17 @@ package struct ArchiveListing: Equatable, Sendable {
         self.damage = damage
     }
 
-    static let entryLimit = 500_000
+    package static let entryLimit = 500_000
     /// A tar.xz has no index: listing it reads it whole. Past this, what was read is shown
     /// (well within the previewer's 15 s, with time left to sort the tree). The worker's own
     /// limits (`PreviewWorkers.limits`) stop a single entry that never ends.
-    static let timeLimit: Duration = .seconds(6)
+    package static let timeLimit: Duration = .seconds(6)
     /// The longest path or link target kept, in bytes (a zip's names are at most 65,535).
-    static let pathLimit = 1 << 16
+    package static let pathLimit = 1 << 16
     /// The most bytes of paths and link targets in one listing: past this it is truncated.
-    static let textLimit = 128 << 20
+    package static let textLimit = 128 << 20
     /// The longest damage message kept, in bytes.
-    static let damageLimit = 4096
+    package static let damageLimit = 4096
 
     /// Reads the entries of the archive at `path` in a decoder worker; `raw` also accepts a
     /// lone compressed file (`notes.txt.gz`) as an archive of one entry. Blocking: call it off
@@ -69,7 +69,7 @@ package struct ArchiveListing: Equatable, Sendable {
     }
 
     /// `text` cut to at most `limit` bytes of UTF-8, whole characters only.
-    static func truncated(_ text: String, toBytes limit: Int) -> String {
+    package static func truncated(_ text: String, toBytes limit: Int) -> String {
         guard text.utf8.count > limit else { return text }
         var end = text.startIndex
         var length = 0

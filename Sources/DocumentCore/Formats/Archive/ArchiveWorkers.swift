@@ -12,9 +12,7 @@ import Foundation
 /// inside a request's CPU budget and wall clock (15 s each, when the page gives up), which stop
 /// what the listing's own check cannot see (one entry whose data never ends: reading the next
 /// header skips it) and an extraction.
-enum ArchiveWorkers {
-    // MARK: The caller's side
-
+package enum ArchiveWorkers {
     /// The entries of the archive at `path`, in the archive's order, as a worker read them and
     /// after they were checked (`ArchiveListingCoding.decode`).
     static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current,
@@ -31,7 +29,7 @@ enum ArchiveWorkers {
     /// The bytes of the entry at `headerIndex`, whose stored path is `path`, of the archive at
     /// `archivePath`, decompressed by a worker.
     static func extract(headerIndex: Int, path: String, from archivePath: String, raw: Bool) throws(ArchiveError) -> SealedBlob {
-        let options = ArchiveEntryOptions(raw: raw, index: headerIndex, pathDigest: ArchiveReader.digest(path))
+        let options = ArchiveEntryOptions(raw: raw, index: headerIndex, pathDigest: digest(path))
         let output = try perform(.archiveExtract(options), on: archivePath, workers: PreviewWorkers.current,
                                  unreadable: ArchiveError.cannotExtract)
         guard let blob = output.blob else { throw .cannotExtract(tr("the decoder's answer could not be read")) }
@@ -63,55 +61,11 @@ enum ArchiveWorkers {
         }
     }
 
-    // MARK: The worker's side
-
-    /// Loads libarchive; called before the worker's lock-down. A library that cannot be loaded
-    /// is reported by each archive request, and the worker still serves the other formats.
-    static func prepare() {
-        _ = ArchiveReader.load()
-    }
-
-    /// Lists the archive open at `input`.
-    static func list(input: Int32, options: ArchiveListOptions) -> (DecoderReply, Int32?) {
-        do throws(ArchiveError) {
-            let listing = try ArchiveReader.list(input, raw: options.raw, name: options.name)
-            return try reply(ArchiveListingCoding.encode(listing))
-        } catch {
-            return (DecoderReply(failure: error), nil)
-        }
-    }
-
-    /// Takes one entry of the archive open at `input` out.
-    static func extract(input: Int32, options: ArchiveEntryOptions) -> (DecoderReply, Int32?) {
-        do throws(ArchiveError) {
-            guard options.index >= 0, options.index < ArchiveListing.entryLimit else {
-                throw .cannotExtract("a request without the entry")
-            }
-            let bytes = try ArchiveReader.extract(input, raw: options.raw, headerIndex: options.index, pathDigest: options.pathDigest)
-            return (DecoderReply(), bytes)
-        } catch {
-            return (DecoderReply(failure: error), nil)
-        }
-    }
-
-    /// `bytes` in a sealed memfd.
-    private static func reply(_ bytes: [UInt8]) throws(ArchiveError) -> (DecoderReply, Int32?) {
-        let fd = dossier_memfd_create("dossier-archive-listing", UInt64(bytes.count))
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + written, $0.count - written, off_t(written)) }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw .unreadable(reason)
-            }
-            written += count
-        }
-        guard dossier_memfd_seal(fd) == 0 else {
-            close(fd)
-            throw .unreadable("cannot seal the listing")
-        }
-        return (DecoderReply(), fd)
+    /// A short fingerprint of a stored path (64-bit FNV-1a, in hex): the extraction request
+    /// carries it rather than the path, which may be longer than a request.
+    package static func digest(_ path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
     }
 }

@@ -8,9 +8,9 @@ import Foundation
 package struct FontSpecimen: Sendable {
     /// The sizes, in points, the sample is drawn at, smallest first.
     package static let sampleSizes = [12, 18, 24, 36, 48, 72]
-    static let namePoints = 40
-    static let alphabetPoints = 24
-    static let alphabet = ["ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789 .,:;!?&@#%*()[]{}"]
+    package static let namePoints = 40
+    package static let alphabetPoints = 24
+    package static let alphabet = ["ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz", "0123456789 .,:;!?&@#%*()[]{}"]
 
     /// How the lines are drawn, for the widget that shows them: the key of a drawing. It holds no
     /// colour (the lines are coverage, tinted where they are shown), only what is known of the
@@ -51,7 +51,7 @@ package struct FontSpecimen: Sendable {
         }
 
         /// The appearance a worker was sent, when it is within bounds.
-        init?(_ wire: FontAppearance) {
+        package init?(_ wire: FontAppearance) {
             guard (1...4).contains(wire.scale), wire.width > 0, wire.width <= Self.widest / wire.scale,
                   (24...480).contains(wire.dpi) else { return nil }
             self.init(width: wire.width, scale: wire.scale, dpi: wire.dpi)
@@ -126,8 +126,8 @@ package struct FontSpecimen: Sendable {
 }
 
 /// What the worker says about the font and where each line's pixels are (the wire form).
-struct DrawnSpecimen: Codable {
-    struct Line: Codable {
+package struct DrawnSpecimen: Codable {
+    package struct Line: Codable {
         var role: FontSpecimen.Role
         var text: String
         var points: Int
@@ -138,6 +138,12 @@ struct DrawnSpecimen: Codable {
         /// The line's box: its first row from `top`, and its rows.
         var boxTop: Int
         var boxHeight: Int
+
+        package init(role: FontSpecimen.Role, text: String, points: Int, top: Int, width: Int, height: Int, boxTop: Int,
+                     boxHeight: Int) {
+            (self.role, self.text, self.points, self.top) = (role, text, points, top)
+            (self.width, self.height, self.boxTop, self.boxHeight) = (width, height, boxTop, boxHeight)
+        }
     }
 
     var family: String
@@ -151,6 +157,12 @@ struct DrawnSpecimen: Codable {
     var height: Int
     var stride: Int
     var lines: [Line]
+
+    package init(family: String, style: String?, faceCount: Int, coversLatin: Bool, coversFamily: Bool, sample: String,
+                 width: Int, height: Int, stride: Int, lines: [Line]) {
+        (self.family, self.style, self.faceCount, self.coversLatin, self.coversFamily) = (family, style, faceCount, coversLatin, coversFamily)
+        (self.sample, self.width, self.height, self.stride, self.lines) = (sample, width, height, stride, lines)
+    }
 }
 
 /// Why a font's specimen could not be drawn, as the previewer's error page says it.

@@ -11,7 +11,7 @@ import GObjectSupport
 /// still image at the size asked (JPEG's DCT scaling makes a reduced decode several times
 /// faster, an SVG is drawn at that size), turned upright as its EXIF orientation says, or an
 /// animation's frames. Pixels go into a sealed memfd.
-enum ImageDecoder {
+package enum ImageDecoder {
     /// gdk-pixbuf's formats that may hold several frames.
     static let animatedFormats: Set<String> = ["gif", "webp", "ani"]
 
@@ -24,23 +24,23 @@ enum ImageDecoder {
     static let animationByteLimit = 256 << 20
 
     /// What the caller asks for.
-    struct Request {
+    package struct Request {
         /// The long side wanted; nil: the image's own size (at most `ImageDecoding.largestEdge`).
-        var edge: Int32?
+        package var edge: Int32?
         /// Decoded no wider than this (Markdown's pictures); takes the place of `edge`.
         var width: Int32?
         /// An SVG drawn at `edge` even when that is larger than its own size (zoomed in).
         var enlarge = false
         /// Only the first frame of an animation.
-        var still = false
+        package var still = false
         var pixelLimit = ImageDecoding.pixelLimit
         /// JPEG through libjpeg rather than GdkPixbuf (where GdkPixbuf would give it to glycin).
-        var jpegThroughLibjpeg = false
+        package var jpegThroughLibjpeg = false
 
-        init() {}
+        package init() {}
 
         /// The request a worker was sent, its sizes at least one pixel.
-        init(_ options: ImageOptions) {
+        package init(_ options: ImageOptions) {
             edge = options.edge.map { max($0, 1) }
             width = options.width.map { max($0, 1) }
             still = options.still
@@ -57,13 +57,13 @@ enum ImageDecoder {
     }
 
     /// The worker's side: decodes the file open at `input`.
-    static func perform(input: Int32, request: Request) -> (DecoderReply, Int32?) {
+    package static func perform(input: Int32, request: Request) -> (DecoderReply, Int32?) {
         decode(path: "/proc/self/fd/\(input)", request)
     }
 
     /// Decodes the image at `path`: the reply's values and the memfd of its pixels, or the
     /// reply's error (an `ImageDecodingError` in JSON).
-    static func decode(path: String, _ request: Request) -> (DecoderReply, Int32?) {
+    package static func decode(path: String, _ request: Request) -> (DecoderReply, Int32?) {
         do throws(ImageDecodingError) {
             if request.jpegThroughLibjpeg, let decoded = try jpeg(path, request) { return decoded }
             return try pixbuf(path, request)
@@ -149,7 +149,7 @@ enum ImageDecoder {
 
     /// A pixbuf's rows in a sealed memfd, with their layout and `values`.
     private static func reply(_ image: Pixbuf, values: [String: String]) throws(ImageDecodingError) -> (DecoderReply, Int32?) {
-        let (reply, fd) = WorkerDecoders.reply(pixels: image.pointer, values: values)
+        let (reply, fd) = DecoderReply.pixels(image.pointer, values: values)
         if let error = reply.error { throw .undecodable(error) }
         return (reply, fd)
     }

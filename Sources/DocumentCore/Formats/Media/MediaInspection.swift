@@ -9,11 +9,11 @@ import Foundation
 /// It asks the previewer's own workers (`PreviewWorkers`), as images and archives do.
 package enum MediaInspection {
     /// The longest the discoverer may take, inside the worker's own limits.
-    static let discovererTimeout: Duration = .seconds(5)
+    package static let discovererTimeout: Duration = .seconds(5)
     /// Cover art is decoded no larger than this on its long side.
-    static let coverEdge: Int32 = 512
+    package static let coverEdge: Int32 = 512
     /// The most characters of a title, artist or album kept.
-    static let textLimit = 1000
+    package static let textLimit = 1000
     /// The longest duration believed (a day; longer says nothing a person can use).
     static let longestDuration: UInt64 = 86_400 * 1_000_000_000
 

@@ -57,7 +57,7 @@ package final class PDFDocument: Sendable {
         let session = UUID().uuidString
         do {
             let output = try PDFWorkers.perform(.pdfOpen(session: session), input: fd, workers: workers)
-            guard let count = output.values["pages"].flatMap(Int.init), count > 0, count <= PDFSession.pageLimit,
+            guard let count = output.values["pages"].flatMap(Int.init), count > 0, count <= PDFPageCoding.pageLimit,
                   let blob = output.blob, blob.count == count * 16 else { throw PDFError.badAnswer }
             let sizes = blob.withUnsafeBytes { bytes in
                 (0..<count).map { index -> (width: Double, height: Double) in

@@ -51,9 +51,11 @@ package struct PDFPageDrawing: Sendable {
 /// `u32 scalar, 4 × f64`.
 package enum PDFPageCoding {
     /// The most links and characters one page may bring, and the longest URI.
-    static let linkLimit = 4096
-    static let glyphLimit = 1 << 20
+    package static let linkLimit = 4096
+    package static let glyphLimit = 1 << 20
     static let uriLimit = 1 << 16
+    /// The most pages a document may have (their sizes come back as 16 bytes each).
+    package static let pageLimit = 200_000
     /// The largest drawing, in pixels a side and in all (64 megapixels: 256 MiB).
     package static let sideLimit = 1 << 15
     package static let pixelLimit = 1 << 26

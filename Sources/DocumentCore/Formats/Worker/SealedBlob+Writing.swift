@@ -4,7 +4,7 @@ import Foundation
 extension SealedBlob {
     /// The worker's side: a memfd holding a copy of `bytes`, sealed against any change, for a
     /// reply; nil when it cannot be made (no memory, or past the worker's file size limit).
-    static func seal(_ bytes: UnsafeRawBufferPointer, name: String) -> Int32? {
+    package static func seal(_ bytes: UnsafeRawBufferPointer, name: String) -> Int32? {
         let fd = dossier_memfd_create(name, UInt64(bytes.count))
         guard fd >= 0 else { return nil }
         var written = 0

@@ -12,7 +12,7 @@ package final class SealedBlob: @unchecked Sendable {
 
     /// Takes `fd`, which must be a sealed memfd; nil (and `fd` closed) when it is not, or when
     /// it cannot be mapped.
-    init?(adopting fd: Int32) {
+    package init?(adopting fd: Int32) {
         var status = stat()
         guard dossier_memfd_is_sealed(fd) != 0, fstat(fd, &status) == 0, status.st_size >= 0 else {
             close(fd)

@@ -64,7 +64,7 @@ extension DecoderWorkerPool: DecoderWorkers {}
 extension DecoderReply {
     /// The worker's side: a reply carrying `failure`, one of the caller's error types, as JSON
     /// (its description where it cannot be encoded), which `DecoderWorkers.perform` reads back.
-    init<Failure: Error & Encodable & CustomStringConvertible>(failure: Failure) {
+    package init<Failure: Error & Encodable & CustomStringConvertible>(failure: Failure) {
         let encoded = (try? JSONEncoder().encode(failure)).flatMap { String(data: $0, encoding: .utf8) }
         self.init(error: encoded ?? failure.description)
     }

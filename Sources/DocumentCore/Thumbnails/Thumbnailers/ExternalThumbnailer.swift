@@ -80,25 +80,4 @@ package struct ExternalThumbnailer: Sendable {
         let produced = output.appendingPathComponent("thumbnail.png").path
         return try ThumbnailWorkers.decodeOutput(atPath: produced, of: source, thumbnailer: name, edge: edge)
     }
-
-    /// The worker's side: the PNG a thumbnailer wrote, open at `input`, fitted to `edge` pixels.
-    static func decodeOutput(_ input: Int32, name: String, thumbnailer: String, edge: Int) throws(ThumbnailError) -> Pixbuf {
-        let bytes = ThumbnailPictures.read(input, upTo: largestOutput)
-        // The PNG signature, then IHDR: its size, to refuse a bomb by name before decoding.
-        guard bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) else {
-            throw .thumbnailerFailed(name: name, thumbnailer: thumbnailer, reason: tr("it produced no image"))
-        }
-        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
-        guard width <= largestOutputSide, height <= largestOutputSide, width * height <= ImageThumbnailer.pixelLimit else {
-            throw .thumbnailerFailed(name: name, thumbnailer: thumbnailer, reason: tr("its image is too large"))
-        }
-        guard let image = ThumbnailPictures.png(bytes, largestSide: largestOutputSide, pixelLimit: ImageThumbnailer.pixelLimit) else {
-            throw .thumbnailerFailed(name: name, thumbnailer: thumbnailer, reason: tr("its image could not be read"))
-        }
-        return image.fitting(edge)
-    }
-
-    /// The largest PNG read from a thumbnailer, and the longest side decoded.
-    static let largestOutput = 256 << 20
-    static let largestOutputSide = 32768
 }

@@ -14,7 +14,7 @@ package enum ImageThumbnailer {
     /// Largest JPEG accepted: libjpeg's scaling keeps the decoded size at 1/64 of it.
     package static let jpegPixelLimit = 1_000_000_000
 
-    static func thumbnail(of source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
+    package static func thumbnail(of source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
         if source.type == .jpeg, let image = try jpeg(&source, edge: edge) {
             return image
         }
