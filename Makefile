@@ -152,9 +152,10 @@ test-stress: deps
 
 # Every current GNOME: Debian 12, 13 and testing, each in a cached chroot (see
 # tools/distro-test.sh): build, DocumentCore tests, the previewer's D-Bus contract, and Space in
-# that suite's real Nautilus.
+# that suite's real Nautilus. DISTROS="trixie forky" runs some.
+DISTROS ?=
 test-distros: deps
-	bash tools/distro-test.sh
+	bash tools/distro-test.sh $(DISTROS)
 
 # Speed, measured against a peer in the same run (ratios, medians). The previewer is timed
 # against Sushi, and the browser (local and remote folders) against Nautilus, under their own
