@@ -72,11 +72,13 @@ let package = Package(
             dependencies: ["DocumentUI", "DocumentCore", "GObjectSupport", "GtkSupport", "CGLib", "CGtk"]
         ),
         // The sample document-based app (Examples/Sketchbook): DocumentCore's and DocumentUI's
-        // public API only, and GTK's C API for its own editor.
+        // public API only (without package access it sees none of the `package` declarations, as
+        // an app outside this package would not), and cairo for its drawing.
         .executableTarget(
             name: "Sketchbook",
             dependencies: ["DocumentUI", "DocumentCore", "CGLib", "CGtk"],
-            path: "Examples/Sketchbook/Sources"
+            path: "Examples/Sketchbook/Sources",
+            packageAccess: false
         ),
         // The decoder worker: untrusted files decoded in a confined process of their own.
         .executableTarget(name: "DossierDecoder", dependencies: ["DecoderService"]),

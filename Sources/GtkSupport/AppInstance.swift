@@ -19,4 +19,9 @@ public final class AppInstance {
     public init(gtkApplication: UnsafeMutablePointer<GtkApplication>) {
         reference = ObjectReference(retaining: UnsafeMutableRawPointer(gtkApplication))
     }
+
+    /// Wraps the application `reference` holds.
+    init(reference: ObjectReference) {
+        self.reference = reference
+    }
 }

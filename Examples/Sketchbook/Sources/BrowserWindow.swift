@@ -1,4 +1,3 @@
-import CGtk
 import DocumentCore
 import DocumentUI
 import Foundation
@@ -8,27 +7,24 @@ import Foundation
 /// own action, Export as PNG. Opening a sketch opens it in an editor window of this app.
 @MainActor
 final class BrowserWindow {
-    let window: WidgetPointer
+    let window: WindowWidget
     let browser: DocumentBrowser
 
-    init(application: UnsafeMutablePointer<GtkApplication>, folder: URL, template: URL?, open: @escaping ([URL]) -> Void) {
+    init(application: AppInstance, folder: URL, template: URL?, open: @escaping ([URL]) -> Void) {
         browser = DocumentBrowser(location: .folder(folder))
         browser.contentTypes = [Sketch.type]
         browser.templates = template.map { [$0] } ?? []
         browser.documentOpener = open
         browser.actions = [Self.exportAction(showing: browser)]
 
-        window = adw_application_window_new(application)
-        gtk_window_set_title(asWindow(window), tr("Sketchbook"))
-        gtk_window_set_default_size(asWindow(window), 960, 640)
-        let header = adw_header_bar_new()!
-        adw_header_bar_set_title_widget(cast(header), browser.pathBar.gtkWidget)
-        adw_header_bar_pack_end(cast(header), browser.headerControls.gtkWidget)
-        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_box_append(cast(content), header)
-        gtk_box_append(cast(content), browser.widget.gtkWidget)
-        adw_application_window_set_content(cast(window), content)
-        gtk_window_present(asWindow(window))
+        window = WindowWidget(application: application)
+        window.title = tr("Sketchbook")
+        window.setDefaultSize(width: 960, height: 640)
+        let header = HeaderBar()
+        header.setTitle(browser.pathBar)
+        header.addAtEnd(browser.headerControls)
+        window.setContent(Box(.vertical, [header, browser.widget]))
+        window.present()
     }
 
     /// "Export as PNG": the sketch drawn into a picture beside it, as the previewer shows it.

@@ -1,4 +1,3 @@
-import CGtk
 import DocumentCore
 import DocumentUI
 import Foundation
@@ -8,100 +7,101 @@ import Foundation
 /// while there were unsaved strokes. Opening, saving and closing run off the main thread.
 @MainActor
 final class EditorWindow {
-    let window: WidgetPointer
+    let window: WindowWidget
     let document: SketchDocument
     private let canvas = Canvas()
-    private let title: WidgetPointer
-    private let content: WidgetPointer
-    private let conflictBar: WidgetPointer
-    private let conflictLabel: WidgetPointer
+    private let title: WindowTitle
+    private let content = Box(.vertical)
+    private let conflictBar: Box
+    private let conflictLabel: Label
     private var isClosing = false
     private var isFailed = false
     /// Undo and Redo: off while the drawing cannot be changed (read-only, a conflict, not opened).
-    private var editActions: [OpaquePointer] = []
+    private var editActions: [Action] = []
     /// The document's state as last reported (asking the document would wait for its queue).
     private var state: Document.State = .closed
     private var isReadOnly: Bool { state.contains(.editingDisabled) }
     /// Called once the window is gone.
     var didClose: (() -> Void)?
 
-    init(application: UnsafeMutablePointer<GtkApplication>, url: URL, annotation: String?, autosaveDelay: DispatchTimeInterval) {
+    init(application: AppInstance, url: URL, annotation: String?, autosaveDelay: DispatchTimeInterval) {
         document = SketchDocument(fileURL: url)
         document.autosaveDelay = autosaveDelay
-        window = adw_application_window_new(application)
-        gtk_window_set_default_size(asWindow(window), 900, 700)
-        gtk_window_set_title(asWindow(window), url.lastPathComponent)
+        window = WindowWidget(application: application)
+        window.setDefaultSize(width: 900, height: 700)
+        window.title = url.lastPathComponent
 
-        title = adw_window_title_new(url.lastPathComponent, tr("Opening…"))
-        let header = adw_header_bar_new()!
-        adw_header_bar_set_title_widget(cast(header), title)
-        let undo = gtk_button_new_from_icon_name("edit-undo-symbolic")!
-        setAccessibleName(undo, tr("Undo Stroke"))
-        gtk_widget_set_tooltip_text(undo, tr("Undo the Last Stroke (Ctrl+Z)"))
-        gtk_actionable_set_action_name(cast(undo), "win.undo")
-        let redo = gtk_button_new_from_icon_name("edit-redo-symbolic")!
-        setAccessibleName(redo, tr("Redo Stroke"))
-        gtk_widget_set_tooltip_text(redo, tr("Redo (Shift+Ctrl+Z)"))
-        gtk_actionable_set_action_name(cast(redo), "win.redo")
-        adw_header_bar_pack_start(cast(header), undo)
-        adw_header_bar_pack_start(cast(header), redo)
+        title = WindowTitle(url.lastPathComponent, subtitle: tr("Opening…"))
+        let header = HeaderBar()
+        header.setTitle(title)
+        header.addAtStart(Self.makeButton("edit-undo-symbolic", name: tr("Undo Stroke"),
+                                          tooltip: tr("Undo the Last Stroke (Ctrl+Z)"), action: "win.undo"))
+        header.addAtStart(Self.makeButton("edit-redo-symbolic", name: tr("Redo Stroke"),
+                                          tooltip: tr("Redo (Shift+Ctrl+Z)"), action: "win.redo"))
 
         (conflictBar, conflictLabel) = Self.makeBar()
-        gtk_widget_set_visible(conflictBar, 0)
-        content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
-        gtk_box_append(cast(content), header)
+        conflictBar.isVisible = false
+        content.append(header)
         if let annotation, !annotation.isEmpty {
             // From whoever opened the file: shown as plain text, and not all of it when long.
             let (bar, label) = Self.makeBar()
-            gtk_label_set_text(cast(label), tr("Sent with the note “%s”", String(annotation.prefix(300))))
-            setAccessibleName(label, tr("Note"))
-            gtk_box_append(cast(content), bar)
+            label.text = tr("Sent with the note “%s”", String(annotation.prefix(300)))
+            label.setAccessibleName(tr("Note"))
+            content.append(bar)
         }
-        gtk_box_append(cast(content), conflictBar)
-        gtk_box_append(cast(content), canvas.widget)
-        adw_application_window_set_content(cast(window), content)
+        content.append(conflictBar)
+        content.append(canvas.area)
+        window.setContent(content)
 
         addConflictButtons()
         installActions()
         observeDocument()
-        onCloseRequest(window) { [weak self] in self?.close() ?? false }
-        gtk_window_present(asWindow(window))
+        window.onCloseRequest { [weak self] in self?.close() ?? false }
+        window.present()
         open()
     }
 
+    /// A header bar button with an icon, named for screen readers, that activates `action`.
+    private static func makeButton(_ icon: String, name: String, tooltip: String, action: String) -> Button {
+        let button = Button(iconName: icon)
+        button.setAccessibleName(name)
+        button.tooltip = tooltip
+        button.actionName = action
+        return button
+    }
+
     /// A strip above the canvas with a label (and, for the conflict, buttons).
-    private static func makeBar() -> (WidgetPointer, WidgetPointer) {
-        let bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
-        gtk_widget_add_css_class(bar, "toolbar")
-        gtk_widget_add_css_class(bar, "osd")
-        let label = gtk_label_new(nil)!
-        gtk_label_set_wrap(cast(label), 1)
-        gtk_label_set_xalign(cast(label), 0)
-        gtk_widget_set_hexpand(label, 1)
-        gtk_box_append(cast(bar), label)
+    private static func makeBar() -> (Box, Label) {
+        let label = Label()
+        label.wraps = true
+        label.horizontalPlacement = 0
+        label.expandsHorizontally = true
+        let bar = Box(.horizontal, spacing: 12, [label])
+        bar.addStyleClass("toolbar")
+        bar.addStyleClass("osd")
         return (bar, label)
     }
 
     private func addConflictButtons() {
         for (text, resolution) in [(tr("Keep Mine"), Document.ConflictResolution.keepMine),
                                    (tr("Use Other Version"), .keepTheirs)] {
-            let button = gtk_button_new_with_label(text)!
-            setAccessibleName(button, text)
-            onSignal(UnsafeMutableRawPointer(button), "clicked") { [weak self] in self?.resolve(resolution) }
-            gtk_box_append(cast(conflictBar), button)
+            let button = Button(label: text)
+            button.setAccessibleName(text)
+            button.onClicked { [weak self] in self?.resolve(resolution) }
+            conflictBar.append(button)
         }
     }
 
     private func installActions() {
-        let map = UnsafeMutableRawPointer(window)
         editActions = [
-            addAction("undo", to: map) { [weak self] in self?.edit { $0.undo() } },
-            addAction("redo", to: map) { [weak self] in self?.edit { $0.redo() } },
+            Action("undo") { [weak self] in self?.edit { $0.undo() } },
+            Action("redo") { [weak self] in self?.edit { $0.redo() } },
         ]
-        _ = addAction("save", to: map) { [weak self] in self?.saveNow() }
-        _ = addAction("close", to: map) { [weak self] in
-            if let window = self?.window { gtk_window_close(asWindow(window)) }
-        }
+        let others = [
+            Action("save") { [weak self] in self?.saveNow() },
+            Action("close") { [weak self] in self?.window.close() },
+        ]
+        for action in editActions + others { window.add(action) }
     }
 
     private func edit(_ change: (SketchDocument) -> Bool) {
@@ -131,10 +131,9 @@ final class EditorWindow {
 
     private func show(_ state: Document.State, name: String) {
         self.state = state
-        gtk_widget_set_visible(conflictBar, state.contains(.inConflict) ? 1 : 0)
+        conflictBar.isVisible = state.contains(.inConflict)
         if state.contains(.inConflict) {
-            gtk_label_set_text(cast(conflictLabel),
-                               tr("“%s” was changed by another program while you drew. Keep your drawing or use the other version?", name))
+            conflictLabel.text = tr("“%s” was changed by another program while you drew. Keep your drawing or use the other version?", name)
             setStatus(tr("Changed by another program"))
         } else if state.contains(.savingError), let error = document.lastSaveError {
             setStatus(tr("Not saved: %s", "\(error)"))
@@ -145,12 +144,12 @@ final class EditorWindow {
     }
 
     private func setEditable(_ editable: Bool) {
-        gtk_widget_set_sensitive(canvas.widget, editable ? 1 : 0)
-        for action in editActions { g_simple_action_set_enabled(action, editable ? 1 : 0) }
+        canvas.area.isSensitive = editable
+        for action in editActions { action.isEnabled = editable }
     }
 
     private func setStatus(_ text: String) {
-        adw_window_title_set_subtitle(cast(title), text)
+        title.subtitle = text
     }
 
     private func open() {
@@ -169,13 +168,11 @@ final class EditorWindow {
     }
 
     private func showFailure(_ error: any Error) {
-        let page = dossier_status_page_new()!
-        adw_status_page_set_icon_name(cast(page), "dialog-error-symbolic")
-        adw_status_page_set_title(cast(page), tr("This Drawing Cannot Be Opened"))
-        adw_status_page_set_description(cast(page), "\(error)")
-        gtk_widget_set_vexpand(page, 1)
-        gtk_box_remove(cast(content), canvas.widget)
-        gtk_box_append(cast(content), page)
+        let page = StatusPage(iconName: "dialog-error-symbolic", title: tr("This Drawing Cannot Be Opened"),
+                              description: "\(error)")
+        page.expandsVertically = true
+        content.remove(canvas.area)
+        content.append(page)
         setStatus(tr("Not opened"))
         isFailed = true
         setEditable(false)
@@ -205,7 +202,7 @@ final class EditorWindow {
         Task { @MainActor [weak self] in
             if !failed { _ = await Task.detached { try? document.close() }.value }
             guard let self else { return }
-            gtk_window_destroy(asWindow(self.window))
+            self.window.destroy()
             self.didClose?()
         }
         return true

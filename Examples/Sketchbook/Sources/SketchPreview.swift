@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import DocumentCore
 import DocumentUI
 import Foundation
@@ -13,7 +11,7 @@ final class SketchPreview: PreviewDelegate {
     private let prefetch = PreviewPrefetch()
     private let items: PreviewItemList
     private var controller: PreviewController?
-    private var application: UnsafeMutablePointer<GtkApplication>?
+    private var application: AppInstance?
 
     init(url: URL) {
         self.url = url
@@ -30,14 +28,10 @@ final class SketchPreview: PreviewDelegate {
         }
         prefetch.readDisplay()
         prefetch.stylesAreLoaded()
-        let flags = GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_NON_UNIQUE)
-        let application = UnsafeMutableRawPointer(adw_application_new(SketchbookApplication.applicationID + ".Preview", flags)!)
-            .assumingMemoryBound(to: GtkApplication.self)
+        let application = AppInstance(id: SketchbookApplication.applicationID + ".Preview", unique: false)
         self.application = application
-        onSignal(UnsafeMutableRawPointer(application), "activate") { [weak self] in self?.show() }
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments[0]), nil]
-        defer { free(argv[0]) }
-        return g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, &argv)
+        application.onActivate { [weak self] in self?.show() }
+        return application.run()
     }
 
     private func show() {
@@ -45,12 +39,11 @@ final class SketchPreview: PreviewDelegate {
         let controller = PreviewController(prefetch: prefetch)
         controller.dataSource = items
         controller.delegate = self
-        controller.present(application: AppInstance(gtkApplication: application))
+        controller.present(application: application)
         self.controller = controller
     }
 
     func previewControllerDidDismiss(_ controller: PreviewController) {
-        guard let application else { return }
-        g_application_quit(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self))
+        application?.quit()
     }
 }

@@ -1,4 +1,3 @@
-import CGtk
 import DocumentCore
 import DocumentUI
 import Foundation
@@ -11,16 +10,15 @@ import Foundation
 final class SketchRenderer: PreviewRenderer {
     nonisolated static var supportedTypes: [DocumentType] { [Sketch.type] }
 
-    let view: Widget
+    private let area = DrawingArea()
+    var view: Widget { area }
     private var sketch = Sketch()
 
     init() {
-        let area = gtk_drawing_area_new()!
-        gtk_widget_set_hexpand(area, 1)
-        gtk_widget_set_vexpand(area, 1)
-        setAccessibleName(area, tr("Drawing"))
-        view = Widget(gtkWidget: area)
-        setDrawFunction(area) { [weak self] cairo, width, height in
+        area.expandsHorizontally = true
+        area.expandsVertically = true
+        area.setAccessibleName(tr("Drawing"))
+        area.onDraw { [weak self] cairo, width, height in
             guard let self else { return }
             SketchDrawing.draw(self.sketch, in: cairo, width: width, height: height)
         }
@@ -49,7 +47,7 @@ final class SketchRenderer: PreviewRenderer {
         switch reading {
         case .success(let read):
             sketch = read
-            gtk_widget_queue_draw(view.gtkWidget)
+            area.redraw()
         case .failure(let error):
             throw PreviewError(error.description)
         }

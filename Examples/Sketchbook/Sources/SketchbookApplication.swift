@@ -1,5 +1,4 @@
 import CGLib
-import CGtk
 import DocumentCore
 import DocumentUI
 import Foundation
@@ -12,7 +11,7 @@ import Foundation
 final class SketchbookApplication {
     static let applicationID = "io.github.dossier.Sketchbook"
 
-    private let application: UnsafeMutablePointer<GtkApplication>
+    private let application: AppInstance
     private let folder: URL?
     private let files: [URL]
     private var annotation: String?
@@ -36,9 +35,8 @@ final class SketchbookApplication {
         unsetenv(DocumentLauncher.annotationVariable)
         let seconds = environment["SKETCHBOOK_AUTOSAVE_SECONDS"].flatMap(Int.init) ?? 2
         autosaveDelay = .seconds(max(1, seconds))
-        let flags = GApplicationFlags(rawValue: DOSSIER_G_APPLICATION_NON_UNIQUE)
-        application = UnsafeMutableRawPointer(adw_application_new(Self.applicationID, flags)!).assumingMemoryBound(to: GtkApplication.self)
-        onSignal(UnsafeMutableRawPointer(application), "activate") { [weak self] in self?.activate() }
+        application = AppInstance(id: Self.applicationID, unique: false)
+        application.onActivate { [weak self] in self?.activate() }
     }
 
     /// Runs until the last window closes.
@@ -51,14 +49,9 @@ final class SketchbookApplication {
         }
         for (action, keys) in [("win.undo", "<Control>z"), ("win.redo", "<Shift><Control>z"), ("win.save", "<Control>s"),
                                ("win.close", "<Control>w")] {
-            keys.withCString { key in
-                var accels: [UnsafePointer<CChar>?] = [key, nil]
-                gtk_application_set_accels_for_action(application, action, &accels)
-            }
+            application.setShortcuts([keys], for: action)
         }
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments[0]), nil]
-        defer { free(argv[0]) }
-        return g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, &argv)
+        return application.run()
     }
 
     private func activate() {
@@ -83,7 +76,7 @@ final class SketchbookApplication {
         annotation = nil
         for url in urls {
             if let open = editors.first(where: { $0.document.fileURL.standardizedFileURL == url.standardizedFileURL }) {
-                gtk_window_present(asWindow(open.window))
+                open.window.present()
                 continue
             }
             let editor = EditorWindow(application: application, url: url, annotation: note, autosaveDelay: autosaveDelay)
