@@ -69,27 +69,25 @@ extension BrowserSidebar {
         guard let row = gtk_list_box_get_row_at_y(cast(listBox), Int32(y)), let item = item(for: raw(row)),
               !item.connectsToServer else { return }
         menuItem = item
-        let menu = g_menu_new()!
-        defer { g_object_unref(raw(menu)) }
-        if openInNewWindow != nil { g_menu_append(menu, tr("Open in New Window"), "sidebar.open-in-new-window") }
-        let section = g_menu_new()!
-        defer { g_object_unref(raw(section)) }
+        let menu = Menu()
+        if openInNewWindow != nil { menu.append(tr("Open in New Window"), action: "sidebar.open-in-new-window") }
+        let section = Menu()
         if item.favorite != nil {
-            g_menu_append(section, tr("Rename…"), "sidebar.rename")
-            g_menu_append(section, tr("Remove from Favorites"), "sidebar.remove-favorite")
+            section.append(tr("Rename…"), action: "sidebar.rename")
+            section.append(tr("Remove from Favorites"), action: "sidebar.remove-favorite")
         } else if case .folder = item.location, !sources.favoriteItems.contains(where: { SidebarItem.favorite($0).location == item.location }) {
-            g_menu_append(section, tr("Add to Favorites"), "sidebar.add-favorite")
+            section.append(tr("Add to Favorites"), action: "sidebar.add-favorite")
         }
         if let mount = item.mount, let removal = SidebarVolumes.removal(of: mount) {
-            g_menu_append(section, removal == .eject ? tr("Eject") : tr("Unmount"), "sidebar.eject")
+            section.append(removal == .eject ? tr("Eject") : tr("Unmount"), action: "sidebar.eject")
         }
-        g_menu_append_section(menu, nil, cast(section))
+        menu.append(section: section)
         let popover: WidgetPointer
         if let existing = self.popover {
             popover = existing
-            gtk_popover_menu_set_menu_model(cast(popover), cast(menu))
+            gtk_popover_menu_set_menu_model(cast(popover), menu.gMenuModel)
         } else {
-            popover = gtk_popover_menu_new_from_model(cast(menu))
+            popover = gtk_popover_menu_new_from_model(menu.gMenuModel)
             gtk_popover_set_has_arrow(cast(popover), 0)
             gtk_widget_set_halign(popover, GTK_ALIGN_START)
             gtk_widget_set_parent(popover, rootWidget)
