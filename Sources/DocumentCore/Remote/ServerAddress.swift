@@ -107,7 +107,7 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a typed address is not one Dossier can connect to.
-public enum ServerAddressError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ServerAddressError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// Nothing was typed.
     case empty
     /// No protocol: "host" or "user@host".
@@ -138,4 +138,6 @@ public enum ServerAddressError: Error, Equatable, Sendable, CustomStringConverti
             tr("“%s” is not a server address (spaces and control characters cannot be part of one).", text)
         }
     }
+
+    public var errorDescription: String? { description }
 }
