@@ -65,4 +65,25 @@ final class GlycinFormatsTests: XCTestCase {
             XCTAssertFalse(GlycinFormats.decodeInCaller(DocumentType(mimeType: "image/png")), "no glycin: everything goes to a worker")
         }
     }
+
+    func testOnlyPicturesALoaderReadsAreDecodable() {
+        func decodes(_ mimeType: String, among loaders: [GlycinFormats.Loader]) -> Bool {
+            ImageFormats.decodes(DocumentType(mimeType: mimeType), among: loaders)
+        }
+        for type in ["image/png", "image/x-xpixmap", "image/x-xbitmap", "image/heic", "image/svg+xml"] {
+            XCTAssertTrue(decodes(type, among: debianTesting), type)
+        }
+        // JPEG is libjpeg's in the worker, whatever GdkPixbuf has.
+        XCTAssertTrue(decodes("image/jpeg", among: []))
+        // Filed under image/ by shared-mime-info, read by no loader: GIMP's XCF, DXF, OpenEXR.
+        for type in ["image/x-xcf", "image/vnd.dxf", "image/x-exr", "image/x-sgi"] {
+            XCTAssertFalse(decodes(type, among: debianTesting), type)
+        }
+        XCTAssertFalse(decodes("image/heif", among: debianTesting.filter { $0.name != "heic" }))
+        // On this machine, as the previewer asks.
+        XCTAssertTrue(ImageFormats.decodes(DocumentType(mimeType: "image/png")))
+        XCTAssertFalse(ImageFormats.decodes(DocumentType(mimeType: "image/x-xcf")))
+        XCTAssertEqual(ImageFormats.loaderPackage(for: DocumentType(mimeType: "image/heic")), "heif-gdk-pixbuf")
+        XCTAssertNil(ImageFormats.loaderPackage(for: DocumentType(mimeType: "image/x-xcf")))
+    }
 }

@@ -96,6 +96,26 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(app.isRunning, "the previewer is still alive")
     }
 
+    func testAPictureNoDecoderReadsGetsTheInformationPageNotAnErrorPage() throws {
+        // GIMP's XCF is filed under image/ by shared-mime-info (its magic: "gimp xcf "), and no
+        // gdk-pixbuf loader reads it: the file is not to blame.
+        let folder = try TemporaryFolder()
+        let picture = folder.url.appendingPathComponent("layers.xcf")
+        var bytes = Data("gimp xcf v011\0".utf8)
+        bytes.append(Data(count: 64))
+        try bytes.write(to: picture)
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview", picture.path])
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Information about layers.xcf"), "the information page")
+        var names: [String] = []
+        XCTAssertTrue(eventually {
+            names = DesktopSession.accessibleNames()
+            return names.contains { $0.contains("No picture decoder on this computer reads this kind of image.") }
+        }, "the page says why: \(names)")
+        XCTAssertFalse(names.contains { $0.contains("cannot be shown") }, "no error page")
+        DesktopSession.screenshot("info-undecodable-picture")
+    }
+
     func testMarkdownSourceButtonSwitchesToTheSource() throws {
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("readme.md").path])
         defer { app.terminate() }

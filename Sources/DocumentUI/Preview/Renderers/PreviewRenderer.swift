@@ -12,6 +12,11 @@ public protocol PreviewRenderer: AnyObject {
     /// the item's conformance chain wins (a concrete type beats a family or group).
     nonisolated static var supportedTypes: [DocumentType] { get }
 
+    /// Whether this renderer can show items of `type`, one of the types `supportedTypes` covers
+    /// (a renderer of `image/*` that reads only some pictures says no to the others, which then go
+    /// to the next renderer, or the information page). Asked on any thread. The default is true.
+    nonisolated static func canShow(_ type: DocumentType) -> Bool
+
     /// Makes the renderer and its empty `view`; the registry makes one per item shown.
     init()
 
@@ -57,6 +62,7 @@ public protocol PreviewRenderer: AnyObject {
 }
 
 extension PreviewRenderer {
+    public nonisolated static func canShow(_ type: DocumentType) -> Bool { true }
     public nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? { nil }
     public static func discard(prepared: any Sendable) {}
     public func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
@@ -155,6 +161,7 @@ public final class PreviewRendererRegistry: Sendable {
         let chain = type.conformanceChain
         var best: (score: Int, entry: Entry)?
         for entry in entries.withLock({ $0 }) {
+            if case .renderer(let renderer) = entry, !renderer.canShow(type) { continue }
             for supported in entry.supportedTypes {
                 let score: Int
                 if supported == .data {

@@ -14,6 +14,9 @@ import GtkSupport
 @MainActor
 package final class ImageRenderer: PreviewRenderer {
     package nonisolated static let supportedTypes: [DocumentType] = [.image]
+    /// The pictures a decoder here reads; the others (XCF, DXF, 3D models filed under `image/`)
+    /// go to the information page.
+    package nonisolated static func canShow(_ type: DocumentType) -> Bool { ImageFormats.decodes(type) }
     /// The long side an image is decoded at, at most, once the user zooms in; at first it is
     /// decoded to fit the window (JPEG's DCT scaling makes that several times faster).
     nonisolated static let displayEdge: Int32 = ImageDecoding.largestEdge

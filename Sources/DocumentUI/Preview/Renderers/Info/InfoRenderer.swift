@@ -42,6 +42,14 @@ package final class InfoRenderer: PreviewRenderer {
                 lines.append(tr("Modified %s", formatter.string(from: modified)))
             }
         }
+        if type.conforms(to: .image), !ImageFormats.decodes(type) {
+            // A picture no decoder here reads: say so, rather than blame the file.
+            if let package = ImageFormats.loaderPackage(for: type) {
+                lines.append(tr("Pictures of this kind are shown once “%s” is installed.", package))
+            } else {
+                lines.append(tr("No picture decoder on this computer reads this kind of image."))
+            }
+        }
         adw_status_page_set_description(page, lines.joined(separator: "\n"))
         setAccessibleName(rootView, tr("Information about %s", item.displayTitle))
     }
