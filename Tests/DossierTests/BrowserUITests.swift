@@ -237,6 +237,22 @@ final class BrowserUITests: XCTestCase {
         DesktopSession.screenshot("browser-ui-9-recents")
     }
 
+    /// A right-to-left override in a name would make "invoice‮fdp.exe" read "invoiceexe.pdf":
+    /// the browser's cell and the previewer's page write the control out.
+    func testANameCannotHideItsExtensionBehindARightToLeftOverride() throws {
+        let folder = try TemporaryFolder("dossier-browser-ui")
+        let name = "invoice\u{202E}fdp.exe", shown = "invoice<U+202E>fdp.exe"
+        try folder.write("Mail\u{202E}/\(name)", "MZ not really a program\n")
+        try open(folder.url.appendingPathComponent("Mail\u{202E}"))
+        XCTAssertTrue(DesktopSession.waitForAccessible("Mail<U+202E>"), "the path bar shows the folder's control")
+        XCTAssertEqual(files { $0.count == 1 }, [shown], "the cell shows the control")
+        let cell = try XCTUnwrap(DesktopSession.gridCells().first { $0.name == shown })
+        DesktopSession.click(x: cell.x, y: cell.y)
+        DesktopSession.key("space")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Information about \(shown)"), "the previewer's page too")
+        DesktopSession.screenshot("browser-name-override")
+    }
+
     /// A new user's first keys, with no mouse at all: the window opens with the keyboard on its
     /// items, so Space with nothing selected stays put (rather than pressing the path bar's
     /// "Computer" and showing `/`), the first Right selects the first item and Space previews it.

@@ -13,6 +13,8 @@ struct BrowserItem: Sendable, Hashable {
     }
     /// The name shown (the original name for a trashed item).
     let name: String
+    /// `name` as the browser shows it: invisible controls written out (`VisibleName`).
+    var shownName: String { VisibleName.of(name) }
     let isDirectory: Bool
     let isHidden: Bool
     let size: Int64

@@ -97,9 +97,10 @@ final class GridCell {
             gtk_widget_set_size_request(label, width, -1)
             gtk_widget_set_size_request(caption, width, -1)
         }
-        gtk_inscription_set_text(opaque(label), item.name)
-        setAccessibleName(label, item.name)
-        setAccessibleNameOfListItem(holding: root, item.name)
+        let name = item.shownName
+        gtk_inscription_set_text(opaque(label), name)
+        setAccessibleName(label, name)
+        setAccessibleNameOfListItem(holding: root, name)
         let location = item.trashed.map { displayPath(($0.originalPath as NSString).deletingLastPathComponent) } ?? item.location
         if let location {
             gtk_inscription_set_text(opaque(caption), location)
@@ -180,7 +181,7 @@ final class NameCell {
 
     func bind(_ item: BrowserItem) {
         gtk_image_set_from_gicon(cast(image), TypeIcons.icon(for: item))
-        gtk_label_set_text(opaque(label), item.name)
+        gtk_label_set_text(opaque(label), item.shownName)
         let location = item.trashed.map { displayPath(($0.originalPath as NSString).deletingLastPathComponent) } ?? item.location
         gtk_label_set_text(opaque(caption), location ?? "")
         gtk_widget_set_visible(caption, location == nil ? 0 : 1)

@@ -83,8 +83,8 @@ final class ItemListView {
             if isName, let entry = self?.nameCells[listItem] {
                 entry.cell.bind(value)
                 self?.nameCells[listItem] = (entry.cell, value)
-                setAccessibleNameOfListItem(holding: child, value.name)
-                setAccessibleNameOfListItem(holding: child, value.name, levels: 2)
+                setAccessibleNameOfListItem(holding: child, value.shownName)
+                setAccessibleNameOfListItem(holding: child, value.shownName, levels: 2)
             } else {
                 bind(child, value)
                 setAccessibleNameOfListItem(holding: child, String(cString: gtk_label_get_text(opaque(child))))

@@ -166,11 +166,14 @@ final class PathBar {
         for (offset, step) in steps.enumerated() {
             let isCurrent = offset == steps.count - 1
             let button = gtk_button_new()!
-            let content = makeContent(step.title, icon: step.icon)
+            // A folder's name as the browser shows names: invisible controls written out.
+            let title = VisibleName.of(step.title)
+            let content = makeContent(title, icon: step.icon)
             gtk_button_set_child(cast(button), content)
             if isCurrent { gtk_widget_add_css_class(content, "heading") }
-            setAccessibleName(button, step.title == "…" ? step.url.lastPathComponent : step.title)
-            gtk_widget_set_tooltip_text(button, step.url.isFileURL ? displayPath(step.url.path, home: home) : step.url.absoluteString)
+            setAccessibleName(button, step.title == "…" ? VisibleName.of(step.url.lastPathComponent) : title)
+            gtk_widget_set_tooltip_text(button, VisibleName.of(step.url.isFileURL ? displayPath(step.url.path, home: home)
+                                                                                    : step.url.absoluteString))
             let target = step.url
             connectSignal(raw(button), "clicked") { [weak self] in
                 self?.navigate?(target)

@@ -39,7 +39,7 @@ final class PropertiesWindow {
     init(parent: UnsafeMutablePointer<GtkWindow>?, name: String, url: URL, type: DocumentType, icon: OpaquePointer,
          properties: DocumentProperties, showInFolder: @escaping () -> Void, changeApplication: @escaping () -> Void) {
         window = adw_preferences_window_new()!
-        gtk_window_set_title(cast(window), tr("Properties of %s", name))
+        gtk_window_set_title(cast(window), tr("Properties of %s", VisibleName.of(name)))
         gtk_window_set_default_size(cast(window), 460, 700)
         gtk_window_set_modal(cast(window), 1)
         adw_preferences_window_set_search_enabled(cast(window), 0)

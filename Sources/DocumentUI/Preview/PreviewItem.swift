@@ -14,8 +14,9 @@ public struct PreviewItem: Sendable, Hashable {
         self.title = title
     }
 
-    /// The title shown in the header: the given one, else the file's name.
-    public var displayTitle: String { title ?? url.lastPathComponent }
+    /// The title shown in the header: the given one, else the file's name, with any invisible
+    /// control in it written out (a right-to-left override cannot hide the real extension).
+    public var displayTitle: String { title ?? VisibleName.of(url.lastPathComponent) }
 }
 
 /// What the previewer shows, item by item: the data source of `PreviewController`.

@@ -154,7 +154,7 @@ final class BrowserWindow {
             if url.isFileURL, url.standardizedFileURL.path == UserDirectories().home.standardizedFileURL.path { return tr("Home") }
             if url.isFileURL, url.path == "/" { return tr("Computer") }
             if !url.isFileURL { return RemoteLocation.title(for: url) }
-            return url.lastPathComponent.isEmpty ? (url.host ?? url.absoluteString) : url.lastPathComponent
+            return url.lastPathComponent.isEmpty ? (url.host ?? url.absoluteString) : VisibleName.of(url.lastPathComponent)
         case .recents: return tr("Recent")
         case .tag(let name): return name
         case .trash: return tr("Recently Deleted")

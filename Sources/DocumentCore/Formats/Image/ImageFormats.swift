@@ -12,6 +12,7 @@ package enum ImageFormats {
 
     /// True when a decoder here reads pictures of `type`.
     package static func decodes(_ type: DocumentType) -> Bool {
+        if type.conforms(to: .jpeg) { return true }
         if let answer = known.withLock({ $0[type.identifier] }) { return answer }
         let answer = decodes(type, among: GlycinFormats.installed)
         known.withLock { $0[type.identifier] = answer }
