@@ -33,4 +33,17 @@ final class DelimitedTableTests: XCTestCase {
         XCTAssertEqual(table.columnCount, 3)
         XCTAssertEqual(table.cell(row: 1, column: 2), "", "a short row has empty cells")
     }
+
+    func testCommentLinesAboveTheTableAreKeptOutOfItsHeader() {
+        let text = "# exported by a tool, version 2\n# units: metres\nname,height,width\nbox,1,2\n"
+        XCTAssertEqual(parse(text), [["name", "height", "width"], ["box", "1", "2"]])
+        let table = Array(text.utf8).withUnsafeBufferPointer { DelimitedTable.parse($0, separator: nil) }
+        XCTAssertEqual(table.comments, ["# exported by a tool, version 2", "# units: metres"])
+        // A header whose first column is "#" (a row number) is a header.
+        XCTAssertEqual(parse("#,Name,Score\n1,Ann,9\n"), [["#", "Name", "Score"], ["1", "Ann", "9"]])
+        // A file of nothing but comment lines is shown as it is.
+        XCTAssertEqual(parse("# a\n# b\n"), [["# a"], ["# b"]])
+        // The separator is guessed from the first row, not from a comment full of commas.
+        XCTAssertEqual(parse("# a, b, c, d\nx;y\n1;2\n"), [["x", "y"], ["1", "2"]])
+    }
 }

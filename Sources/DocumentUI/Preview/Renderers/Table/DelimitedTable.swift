@@ -26,16 +26,20 @@ package final class DelimitedTable: Sendable {
     /// True when the file had more rows than were read (`rowLimit`, `timeLimit`, or more text
     /// than an index can address).
     package let isTruncated: Bool
+    /// The comment lines above the table (`# made by …`), kept out of its header row.
+    package let comments: [String]
 
     /// The number of rows, the header row included.
     package var rowCount: Int { rowStarts.count - 1 }
 
-    private init(text: [UInt8], cellEnds: [UInt32], rowStarts: [UInt32], columnCount: Int, isTruncated: Bool) {
+    private init(text: [UInt8], cellEnds: [UInt32], rowStarts: [UInt32], columnCount: Int, isTruncated: Bool,
+                 comments: [String]) {
         self.text = text
         self.cellEnds = cellEnds
         self.rowStarts = rowStarts
         self.columnCount = columnCount
         self.isTruncated = isTruncated
+        self.comments = comments
     }
 
     /// The text of a cell; empty for a cell past the end of a short row.
@@ -71,7 +75,7 @@ package final class DelimitedTable: Sendable {
         }
         if isCut, !table.isTruncated {
             table = DelimitedTable(text: table.text, cellEnds: table.cellEnds, rowStarts: table.rowStarts,
-                                   columnCount: table.columnCount, isTruncated: true)
+                                   columnCount: table.columnCount, isTruncated: true, comments: table.comments)
         }
         guard table.rowCount > 0 else { throw PreviewError(tr("The table is empty.")) }
         return table
@@ -104,7 +108,26 @@ package final class DelimitedTable: Sendable {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])  // a UTF-8 byte order mark
         }
-        let separator = separator ?? guessSeparator(bytes)
+        let (commentEnd, dataStart) = leadingComments(bytes)
+        let separator = separator ?? guessSeparator(UnsafeBufferPointer(rebasing: bytes[dataStart...]))
+        var comments: [String] = []
+        if commentEnd > 0 {
+            // Comments only when they hold fewer separators than the first row: "#,Name,Score"
+            // is a header whose first column is "#".
+            let fields = separators(in: UnsafeBufferPointer(rebasing: bytes[dataStart...]), separator)
+            var start = 0
+            while start < commentEnd {
+                let end = bytes[start..<commentEnd].firstIndex { $0 == newline || $0 == carriageReturn } ?? commentEnd
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                guard separators(in: line, separator) < fields else { break }
+                if comments.count < commentLimit {
+                    comments.append(String(decoding: line.prefix(cellDisplayLimit), as: UTF8.self))
+                }
+                start = end
+                while start < commentEnd, bytes[start] == newline || bytes[start] == carriageReturn { start += 1 }
+            }
+            bytes = UnsafeBufferPointer(rebasing: bytes[start...])
+        }
         let count = bytes.count
         var text: [UInt8] = []
         // Enough for most tables at once; a larger or sparse file (a gigabyte of zeros stored in
@@ -198,7 +221,35 @@ package final class DelimitedTable: Sendable {
             endRow()
         }
         return DelimitedTable(text: text, cellEnds: cellEnds, rowStarts: rowStarts, columnCount: columnCount,
-                              isTruncated: isTruncated)
+                              isTruncated: isTruncated, comments: comments)
+    }
+
+    /// Comment lines kept at most.
+    static let commentLimit = 20
+
+    /// Where the lines starting with "#" at the top end, and where the first other line starts
+    /// (both 0 when the first line is no comment, or when every line is one).
+    static func leadingComments(_ bytes: UnsafeBufferPointer<UInt8>) -> (end: Int, dataStart: Int) {
+        var index = 0
+        let hash = UInt8(ascii: "#")
+        while index < bytes.count, bytes[index] == hash {
+            while index < bytes.count, bytes[index] != newline, bytes[index] != carriageReturn { index += 1 }
+            while index < bytes.count, bytes[index] == newline || bytes[index] == carriageReturn { index += 1 }
+        }
+        return index < bytes.count ? (index, index) : (0, 0)
+    }
+
+    /// The separators outside quotes on the first line of `bytes`.
+    static func separators(in bytes: UnsafeBufferPointer<UInt8>, _ separator: UInt8) -> Int {
+        var count = 0
+        var inQuotes = false
+        for byte in bytes.prefix(65_536) {
+            if byte == quote { inQuotes.toggle() }
+            if inQuotes { continue }
+            if byte == newline || byte == carriageReturn { break }
+            if byte == separator { count += 1 }
+        }
+        return count
     }
 
     /// The most frequent of comma, semicolon and tab outside quotes on the first line.

@@ -70,7 +70,9 @@ package final class TableRenderer: PreviewRenderer {
         var parts = [trn("%s row", "%s rows", rows, formattedCount(rows)), trn("%d column", "%d columns", table.columnCount)]
         if table.isTruncated { parts.append(tr("only the first %s rows are shown", formattedCount(rows))) }
         if table.columnCount > columns { parts.append(tr("only the first %s columns are shown", String(columns))) }
-        gtk_label_set_text(opaque(note), parts.joined(separator: " · "))
+        // The comment lines above the table, as the file has them, then the counts.
+        let comments = table.comments.map { VisibleName.of($0) }
+        gtk_label_set_text(opaque(note), (comments + [parts.joined(separator: " · ")]).joined(separator: "\n"))
     }
 
     /// A column's width from its longest text in a sample of rows (the first, the last, and some
