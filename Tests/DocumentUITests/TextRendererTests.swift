@@ -37,4 +37,25 @@ final class TextRendererTests: XCTestCase {
         let short = (1...3200).map { "\($0)\n" }.joined()  // 1,000 lines fit in 16 KB: cut there
         XCTAssertLessThanOrEqual(TextRenderer.split(short, at: TextRenderer.firstScreen).0.utf8.count, TextRenderer.firstScreen)
     }
+
+    /// A file named .txt that holds binary data is shown as its bytes, with a note, not as text
+    /// cut at its first NUL.
+    func testABinaryFileWithATextNameIsShownAsItsBytes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-binary-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.txt")
+        try Data([0x4D, 0x5A, 0x90, 0x00, 0x41, 0x42] + [UInt8](repeating: 0x2E, count: 20)).write(to: file)
+        let read = try TextRenderer.read(file, type: .text).get()
+        XCTAssertTrue(read.isBinary)
+        XCTAssertEqual(read.text.split(separator: "\n").first,
+                       "00000000  4d 5a 90 00 41 42 2e 2e  2e 2e 2e 2e 2e 2e 2e 2e  |MZ..AB..........|")
+        XCTAssertEqual(read.text.split(separator: "\n").last, "00000010  2e 2e 2e 2e 2e 2e 2e 2e  2e 2e                    |..........|")
+        // UTF-16 text has NULs and is text.
+        let utf16 = folder.appendingPathComponent("wide.txt")
+        try Data([0xFF, 0xFE] + Array("hello".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })).write(to: utf16)
+        let wide = try TextRenderer.read(utf16, type: .text).get()
+        XCTAssertFalse(wide.isBinary)
+        XCTAssertEqual(wide.text, "hello")
+    }
 }

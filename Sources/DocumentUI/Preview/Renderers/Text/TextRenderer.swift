@@ -85,6 +85,21 @@ package final class TextRenderer: PreviewRenderer {
         let (text, size, language) = contents.parts
         bytes = contents.bytes
         encodingMenu.show(contents.encoding)
+        if contents.isBinary {
+            // Bytes, not text: no encoding to choose, and the note says why the view is a dump.
+            gtk_widget_set_visible(encodingMenu.button, 0)
+            gtk_source_view_set_show_line_numbers(cast(source), 0)
+            if size > Int64(Self.dumpLimit) {
+                let shown = takeString(g_format_size(guint64(Self.dumpLimit))) ?? ""
+                gtk_label_set_text(OpaquePointer(note), tr("This file holds binary data, not text: its first %s are shown as bytes.", shown))
+            } else {
+                gtk_label_set_text(OpaquePointer(note), tr("This file holds binary data, not text: it is shown as bytes."))
+            }
+            gtk_widget_set_visible(note, 1)
+            show(text)
+            setAccessibleName(source, tr("Bytes of %s", item.displayTitle))
+            return
+        }
         let buffer = gtk_text_view_get_buffer(cast(source))
         if let language {
             gtk_source_buffer_set_language(cast(buffer), OpaquePointer(language.pointer))
@@ -180,7 +195,48 @@ package final class TextRenderer: PreviewRenderer {
         let bytes: Data
         let size: Int64
         let language: ObjectReference?
+        /// True when the file holds binary data (`text` is then a dump of its first bytes).
+        var isBinary = false
         var parts: (String, Int64, ObjectReference?) { (text, size, language) }
+    }
+
+    /// The bytes a binary file shows at most, as a dump.
+    nonisolated static let dumpLimit = 16 << 10
+
+    /// True when `data`, read as `encoding`, is binary rather than text: a NUL byte in its first
+    /// 8,000 bytes, as Git decides (UTF-16 and UTF-32 text has NULs, and is text).
+    nonisolated static func isBinary(_ data: Data, encoding: TextEncoding) -> Bool {
+        guard ![.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian].contains(encoding) else { return false }
+        return data.prefix(8000).contains(0)
+    }
+
+    /// `data` as lines of an offset, 16 bytes in hexadecimal and the same as ASCII (`.` for what
+    /// is not printable), as `hexdump -C` writes them.
+    nonisolated static func dump(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count / 16 * 78 + 78)
+        let bytes = [UInt8](data)
+        var offset = 0
+        while offset < bytes.count {
+            let line = bytes[offset..<min(offset + 16, bytes.count)]
+            for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[(offset >> shift) & 0xF]) }
+            out.append(contentsOf: [32, 32])
+            for index in 0..<16 {
+                if index == 8 { out.append(32) }
+                if index < line.count {
+                    let byte = line[line.startIndex + index]
+                    out.append(contentsOf: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)], 32])
+                } else {
+                    out.append(contentsOf: [32, 32, 32])
+                }
+            }
+            out.append(contentsOf: [32, UInt8(ascii: "|")])
+            for byte in line { out.append((0x20..<0x7F).contains(byte) ? byte : UInt8(ascii: ".")) }
+            out.append(contentsOf: [UInt8(ascii: "|"), UInt8(ascii: "\n")])
+            offset += 16
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Reads the start of the file at `url` (`limit` bytes at most) and guesses its language,
@@ -194,6 +250,10 @@ package final class TextRenderer: PreviewRenderer {
         try? handle.seek(toOffset: 0)
         let data = (try? handle.read(upToCount: limit)) ?? Data()
         let decoded = TextEncoding.decode(data, isStartOfFile: size > Int64(limit))
+        if isBinary(data, encoding: decoded.encoding) {
+            return .success(Read(text: dump(data.prefix(dumpLimit)), encoding: decoded.encoding, bytes: data, size: size,
+                                 language: nil, isBinary: true))
+        }
         return .success(Read(text: decoded.text, encoding: decoded.encoding, bytes: data, size: size,
                              language: guessLanguage(url.lastPathComponent, type.identifier)))
     }
