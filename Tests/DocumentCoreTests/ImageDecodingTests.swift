@@ -61,6 +61,34 @@ final class ImageDecodingTests: XCTestCase {
         }
     }
 
+    /// XPM and XBM: GdkPixbuf reads them piece by piece only through a temporary file, which the
+    /// worker may not write; their header is read from the text and the file decoded whole.
+    func testXPMAndXBMPicturesDecodeInTheWorkerAtTheirSizeAndSmaller() throws {
+        let folder = try TemporaryFolder()
+        // 8 × 4: the left half red, the right half blue (a comment and a C declaration first).
+        let rows = (0..<4).map { _ in "\"rrrrbbbb\"" }.joined(separator: ",\n")
+        let xpm = try folder.write("flag.xpm", "/* XPM */\n/* made by hand */\nstatic char *flag[] = {\n\"8 4 2 1\",\n"
+                                   + "\"r c #FF0000\",\n\"b c #0000FF\",\n\(rows)\n};\n")
+        let whole = try still(decode(xpm, .fitting(1000)))
+        XCTAssertEqual([whole.pixels.width, whole.pixels.height, whole.fullWidth, whole.fullHeight], [8, 4, 8, 4])
+        XCTAssertEqual(pixel(whole.pixels, 1, 1), [255, 0, 0])
+        XCTAssertEqual(pixel(whole.pixels, 6, 2), [0, 0, 255])
+        let half = try still(decode(xpm, .width(4)))
+        XCTAssertEqual([half.pixels.width, half.pixels.height], [4, 2])
+        // 16 × 2 bits, the first byte of each row set: its left 8 pixels black.
+        let xbm = try folder.write("bar.xbm", "#define bar_width 16\n#define bar_height 2\n"
+                                   + "static unsigned char bar_bits[] = {\n   0xff, 0x00, 0xff, 0x00 };\n")
+        let bits = try still(decode(xbm, .fitting(8)))
+        XCTAssertEqual([bits.pixels.width, bits.pixels.height, bits.fullWidth, bits.fullHeight], [8, 1, 16, 2])
+    }
+
+    func testTheTextHeadersOfXPMAndXBM() {
+        XCTAssertEqual(ImageHeader.textual("/* XPM */\nstatic char *x[] = {\n\"640 480 256 2\",\n"), ImageHeader(format: "xpm", width: 640, height: 480))
+        XCTAssertEqual(ImageHeader.textual("#define a_width 7\n#define a_height 9\n"), ImageHeader(format: "xbm", width: 7, height: 9))
+        XCTAssertNil(ImageHeader.textual("/* XPM */\nstatic char *x[] = {\n\"0 480 256 2\",\n"))
+        XCTAssertNil(ImageHeader.textual("just some text\n"))
+    }
+
     func testAnImageTurnedByEXIFComesUpright() throws {
         // Left half red, right half blue, stored 60 × 40; orientation 6: shown turned a quarter
         // clockwise, 40 × 60, red on top.

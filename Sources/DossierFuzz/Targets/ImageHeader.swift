@@ -1,3 +1,4 @@
+import CGLib
 import DocumentCore
 import DocumentUI
 import Foundation
@@ -12,6 +13,10 @@ extension FuzzTarget {
             expect(header.isVector || header.pixelCount != nil, "a raster header without a size was accepted")
             for limit in [ImageThumbnailer.pixelLimit, ImageDecoding.pixelLimit] where header.fits(pixelLimit: limit) && !header.isVector {
                 expect(header.width * header.height <= limit, "\(header.width) × \(header.height) passed the limit of \(limit) pixels")
+            }
+            // XPM and XBM are decoded whole, an XBM's bits by Dossier itself: small ones are decoded here.
+            if header.decodesWhole, header.fits(pixelLimit: 1 << 20) {
+                if let pixbuf = ImageDecoder.whole(path, header, nil) { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             }
         }
         guard let file = fopen(path, "rb") else { return }

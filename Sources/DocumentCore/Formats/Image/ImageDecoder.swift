@@ -95,8 +95,8 @@ package enum ImageDecoder {
                 // An SVG too is drawn at its own size here (as a raster one is decoded), narrower when wider.
                 edge = min(width, wanted)
                 decoded = try withGError { error in
-                    width > wanted ? gdk_pixbuf_new_from_file_at_scale(path, wanted, -1, 1, error)
-                        : gdk_pixbuf_new_from_file(path, error)
+                    width > wanted ? scaled(path, header, width: wanted, height: -1, error)
+                        : whole(path, header, error)
                 }
             } else {
                 // A vector image smaller than the view is drawn at its own size, as a raster one
@@ -108,8 +108,8 @@ package enum ImageDecoder {
                 let scaled = header.isVector || ownEdge > target
                 edge = scaled ? target : ownEdge
                 decoded = try withGError { error in
-                    scaled ? gdk_pixbuf_new_from_file_at_scale(path, target, target, 1, error)
-                        : gdk_pixbuf_new_from_file(path, error)
+                    scaled ? Self.scaled(path, header, width: target, height: target, error)
+                        : Self.whole(path, header, error)
                 }
             }
         } catch {
@@ -121,6 +121,68 @@ package enum ImageDecoder {
         let upright = gdk_pixbuf_apply_embedded_orientation(image.pointer).map(Pixbuf.init(adopting:)) ?? image
         return try reply(upright, values: ["fullWidth": String(width), "fullHeight": String(height),
                                            "edge": String(edge), "vector": header.isVector ? "1" : "0"])
+    }
+
+    /// The image at `path` fitted in `width` × `height` (-1: any), its aspect kept: decoded at that
+    /// size where the loader can, else (`ImageHeader.decodesWhole`) whole, then scaled.
+    package static func scaled(_ path: String, _ header: ImageHeader, width: Int32, height: Int32,
+                               _ error: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) -> OpaquePointer? {
+        guard header.decodesWhole else { return gdk_pixbuf_new_from_file_at_scale(path, width, height, 1, error) }
+        guard let whole = Self.whole(path, header, error) else { return nil }
+        defer { unref(whole) }
+        let fullWidth = Double(gdk_pixbuf_get_width(whole)), fullHeight = Double(gdk_pixbuf_get_height(whole))
+        let scale = min(width > 0 ? Double(width) / fullWidth : .infinity, height > 0 ? Double(height) / fullHeight : .infinity)
+        let newWidth = Int32(max(1, (fullWidth * scale).rounded())), newHeight = Int32(max(1, (fullHeight * scale).rounded()))
+        return gdk_pixbuf_scale_simple(whole, newWidth, newHeight, GDK_INTERP_BILINEAR)
+    }
+
+    /// The image at `path` at its own size. An XBM has no signature GdkPixbuf could tell it by
+    /// without its name (the worker has only a descriptor), so its bits are read here.
+    package static func whole(_ path: String, _ header: ImageHeader,
+                              _ error: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) -> OpaquePointer? {
+        guard header.format == "xbm" else { return gdk_pixbuf_new_from_file(path, error) }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= xbmByteLimit,
+              let pixbuf = xbm(String(decoding: data, as: UTF8.self), width: header.width, height: header.height)
+        else {
+            g_set_error_literal(error, gdk_pixbuf_error_quark(), Int32(GDK_PIXBUF_ERROR_CORRUPT_IMAGE.rawValue),
+                                tr("the XBM data is damaged"))
+            return nil
+        }
+        return pixbuf
+    }
+
+    /// The largest XBM file read: its text spends about five bytes on eight pixels.
+    static let xbmByteLimit = 64 << 20
+
+    /// An XBM's pixels from its text: the numbers of its C array, each row padded to a whole
+    /// byte, the lowest bit leftmost; a set bit black, the others white, as GdkPixbuf's loader
+    /// draws them. Nil when the array holds fewer bytes than the size needs.
+    static func xbm(_ text: String, width: Int, height: Int) -> OpaquePointer? {
+        guard width > 0, height > 0, let open = text.firstIndex(of: "{") else { return nil }
+        let rowBytes = (width + 7) / 8
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(rowBytes * height, xbmByteLimit))
+        for token in text[text.index(after: open)...].split(whereSeparator: { $0 == "," || $0 == "}" || $0.isWhitespace }) {
+            guard bytes.count < rowBytes * height else { break }
+            let value = token.hasPrefix("0x") || token.hasPrefix("0X") ? UInt8(token.dropFirst(2), radix: 16) : UInt8(token)
+            guard let value else { if token.hasPrefix(";") { break } else { return nil } }
+            bytes.append(value)
+        }
+        guard bytes.count == rowBytes * height,
+              let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)) else { return nil }
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let pixels = gdk_pixbuf_get_pixels(pixbuf)!
+        for y in 0..<height {
+            for x in 0..<width {
+                let isSet = bytes[y * rowBytes + x / 8] & (1 << UInt8(x % 8)) != 0
+                let value: UInt8 = isSet ? 0 : 255
+                let start = y * stride + x * 3
+                pixels[start] = value
+                pixels[start + 1] = value
+                pixels[start + 2] = value
+            }
+        }
+        return pixbuf
     }
 
     /// A JPEG through libjpeg with DCT scaling, turned upright; nil when libjpeg does not read

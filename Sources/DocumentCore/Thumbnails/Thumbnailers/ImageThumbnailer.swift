@@ -60,9 +60,9 @@ package enum ImageThumbnailer {
                 // A vector image is rendered at the size wanted; a small raster one is kept at
                 // its own size (a thumbnail is never larger than its image).
                 if isVector || max(header.width, header.height) > edge {
-                    return gdk_pixbuf_new_from_file_at_scale(source.path, Int32(edge), Int32(edge), 1, error)
+                    return ImageDecoder.scaled(source.path, header, width: Int32(edge), height: Int32(edge), error)
                 }
-                return gdk_pixbuf_new_from_file(source.path, error)
+                return ImageDecoder.whole(source.path, header, error)
             }
         } catch {
             throw .decodingFailed(name: source.name, reason: "\(error)")
