@@ -52,10 +52,13 @@ final class BrowserUITests: XCTestCase {
         }
     }
 
-    private func open(_ folder: URL) throws {
+    /// Opens the browser on `folder` and waits for its window, titled `title` (the folder's name).
+    private func open(_ folder: URL, title: String? = nil) throws {
         app = try DesktopSession.launch([CommandRunner.binary, folder.path], environment: try environment)
-        let title = folder.lastPathComponent
-        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.windowID(named: title) != nil }, "the window for \(title) opens")
+        let title = title ?? folder.lastPathComponent
+        // xdotool takes a POSIX extended regular expression: its special characters escaped.
+        let pattern = title.map { ".[]()*+?{}|^$\\".contains($0) ? "\\\($0)" : "\($0)" }.joined()
+        XCTAssertTrue(eventually(timeout: 60) { DesktopSession.windowID(named: pattern) != nil }, "the window for \(title) opens")
     }
 
     /// The names of the files in the grid in reading order (folders left out), waiting for
@@ -243,7 +246,7 @@ final class BrowserUITests: XCTestCase {
         let folder = try TemporaryFolder("dossier-browser-ui")
         let name = "invoice\u{202E}fdp.exe", shown = "invoice<U+202E>fdp.exe"
         try folder.write("Mail\u{202E}/\(name)", "MZ not really a program\n")
-        try open(folder.url.appendingPathComponent("Mail\u{202E}"))
+        try open(folder.url.appendingPathComponent("Mail\u{202E}"), title: "Mail<U+202E>")
         XCTAssertTrue(DesktopSession.waitForAccessible("Mail<U+202E>"), "the path bar shows the folder's control")
         XCTAssertEqual(files { $0.count == 1 }, [shown], "the cell shows the control")
         let cell = try XCTUnwrap(DesktopSession.gridCells().first { $0.name == shown })
