@@ -108,13 +108,13 @@ package final class DelimitedTable: Sendable {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])  // a UTF-8 byte order mark
         }
-        let (commentEnd, dataStart) = leadingComments(bytes)
-        let separator = separator ?? guessSeparator(UnsafeBufferPointer(rebasing: bytes[dataStart...]))
+        let commentEnd = leadingComments(bytes)
+        let separator = separator ?? guessSeparator(UnsafeBufferPointer(rebasing: bytes[commentEnd...]))
         var comments: [String] = []
         if commentEnd > 0 {
             // Comments only when they hold fewer separators than the first row: "#,Name,Score"
             // is a header whose first column is "#".
-            let fields = separators(in: UnsafeBufferPointer(rebasing: bytes[dataStart...]), separator)
+            let fields = separators(in: UnsafeBufferPointer(rebasing: bytes[commentEnd...]), separator)
             var start = 0
             while start < commentEnd {
                 let end = bytes[start..<commentEnd].firstIndex { $0 == newline || $0 == carriageReturn } ?? commentEnd
@@ -227,16 +227,16 @@ package final class DelimitedTable: Sendable {
     /// Comment lines kept at most.
     static let commentLimit = 20
 
-    /// Where the lines starting with "#" at the top end, and where the first other line starts
-    /// (both 0 when the first line is no comment, or when every line is one).
-    static func leadingComments(_ bytes: UnsafeBufferPointer<UInt8>) -> (end: Int, dataStart: Int) {
+    /// Where the lines starting with "#" at the top end: where the first other line starts (0 when
+    /// the first line is no comment, or when every line is one).
+    static func leadingComments(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var index = 0
         let hash = UInt8(ascii: "#")
         while index < bytes.count, bytes[index] == hash {
             while index < bytes.count, bytes[index] != newline, bytes[index] != carriageReturn { index += 1 }
             while index < bytes.count, bytes[index] == newline || bytes[index] == carriageReturn { index += 1 }
         }
-        return index < bytes.count ? (index, index) : (0, 0)
+        return index < bytes.count ? index : 0
     }
 
     /// The separators outside quotes on the first line of `bytes`.
@@ -255,14 +255,7 @@ package final class DelimitedTable: Sendable {
     /// The most frequent of comma, semicolon and tab outside quotes on the first line.
     static func guessSeparator(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
         let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
-        var counts = [0, 0, 0]
-        var inQuotes = false
-        for byte in bytes.prefix(65_536) {
-            if byte == quote { inQuotes.toggle() }
-            if inQuotes { continue }
-            if byte == newline || byte == carriageReturn { break }
-            if let found = candidates.firstIndex(of: byte) { counts[found] += 1 }
-        }
+        let counts = candidates.map { separators(in: bytes, $0) }
         let best = counts.indices.max { counts[$0] < counts[$1] } ?? 0
         return counts[best] > 0 ? candidates[best] : candidates[0]
     }
