@@ -63,6 +63,25 @@ final class TypeDetectionTests: XCTestCase {
         XCTAssertEqual(DocumentType(content: text, fileName: "notes.txt").identifier, "text/plain")
     }
 
+    func testANameRefinesMagicThatManyFormatsShare() throws {
+        // An OLE compound file is also every .xls and .ppt; their own magic is missing or rare.
+        let ole: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1] + [UInt8](repeating: 0, count: 504)
+        XCTAssertEqual(DocumentType(content: ole, fileName: "budget.xls").identifier, "application/vnd.ms-excel")
+        XCTAssertEqual(DocumentType(content: ole, fileName: "talk.ppt").identifier, "application/vnd.ms-powerpoint")
+        XCTAssertEqual(DocumentType(content: ole, fileName: nil).identifier, "application/x-ole-storage")
+        // An ELF shared object is an executable by its magic, and a library by its name.
+        var elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 56)
+        elf[16] = 3  // ET_DYN
+        elf[18] = 0x3E  // x86-64
+        XCTAssertEqual(DocumentType(content: elf, fileName: "libz.so.1").identifier, "application/x-sharedlib")
+        XCTAssertEqual(DocumentType(content: elf, fileName: "libz.so").identifier, "application/x-sharedlib")
+        // "StartFont" is SunOS News fonts' magic, and the start of every Adobe font metrics file.
+        let afm = Array("StartFontMetrics 4.1\nFontName Utopia-Regular\n".utf8)
+        XCTAssertEqual(DocumentType(content: afm, fileName: "putr.afm").identifier, "application/x-font-afm")
+        // Magic that only one format has still wins over a wrong name.
+        XCTAssertEqual(DocumentType(content: SampleFiles.jpeg, fileName: "photo.xls").identifier, "image/jpeg")
+    }
+
     func testGlobsAreCaseInsensitive() {
         XCTAssertEqual(DocumentType(fileName: "IMG_0001.JPG"), .jpeg)
         XCTAssertEqual(DocumentType(fileName: "Report.PDF"), .pdf)

@@ -46,6 +46,13 @@ extension DocumentType {
         self = content.withUnsafeBytes { DocumentType(content: $0, fileName: fileName) }
     }
 
+    /// Content types whose magic other formats share, so that the name is the better
+    /// evidence: an OLE compound file is also every `.xls`, `.ppt` and `.msi`; an ELF file is
+    /// also every shared library; "StartFont" also begins every Adobe font metrics file.
+    static let sharedMagic: Set<String> = [
+        "application/x-ole-storage", "application/x-executable", "application/x-font-sunos-news",
+    ]
+
     static func detect(content: UnsafeRawBufferPointer, fileName: String?) -> (type: DocumentType, evidence: TypeEvidence) {
         let bytes = UnsafeRawBufferPointer(rebasing: content.prefix(sniffLength))
         let byName = fileName.map(DocumentType.init(fileName:))
@@ -67,6 +74,11 @@ extension DocumentType {
             if byName == byContent { return (byName, .content) }
             // A .docx is a zip by magic: the name names the more specific type.
             if byName.conforms(to: byContent) { return (byName, .name) }
+            // Some magic is shared by many formats: GIO then lets the name decide, as Files does.
+            if sharedMagic.contains(byContent.identifier) {
+                let combined = takeString(g_content_type_guess(fileName, start, gsize(bytes.count), &uncertain))
+                return (DocumentType(mimeType: combined ?? byContent.identifier), .content)
+            }
             return (byContent, .content)
         }
         let combined = takeString(g_content_type_guess(fileName, start, gsize(bytes.count), &uncertain))
