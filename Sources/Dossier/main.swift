@@ -3,5 +3,5 @@ import Foundation
 
 StageTrace.mark("dossier main")
 Localization.setUp()
-let status = CommandLineTool(arguments: Array(CommandLine.arguments.dropFirst())).run()
+let status = CommandLineTool(arguments: RawArguments.ofThisProcess).run()
 exit(status)

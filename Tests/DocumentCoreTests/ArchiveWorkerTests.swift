@@ -59,16 +59,16 @@ final class ArchiveWorkerTests: XCTestCase {
         let archive = try zip([("hello.txt", "hello\n")], in: folder)
         let pool = DecoderWorkerPool(count: 1)
         let before = ProcessTree.decoderWorkers()
-        XCTAssertEqual(try ArchiveWorkers.list(archive.path, raw: false, workers: pool).entries.map(\.path), ["hello.txt"])
+        XCTAssertEqual(try ArchiveWorkers.list(archive.rawPath, raw: false, workers: pool).entries.map(\.path), ["hello.txt"])
         let started = ProcessTree.decoderWorkers().subtracting(before)
         XCTAssertEqual(started.count, 1, "one worker started for the pool")
         for pid in started { kill(pid, SIGKILL) }
 
-        XCTAssertThrowsError(try ArchiveWorkers.list(archive.path, raw: false, workers: pool)) { error in
+        XCTAssertThrowsError(try ArchiveWorkers.list(archive.rawPath, raw: false, workers: pool)) { error in
             let message = (error as? ArchiveError)?.description ?? "\(error)"
             XCTAssertTrue(message.hasPrefix("The archive could not be read: the decoder stopped: "), message)
         }
-        XCTAssertEqual(try ArchiveWorkers.list(archive.path, raw: false, workers: pool).entries.map(\.path), ["hello.txt"],
+        XCTAssertEqual(try ArchiveWorkers.list(archive.rawPath, raw: false, workers: pool).entries.map(\.path), ["hello.txt"],
                        "the next listing is served by a new worker")
     }
 

@@ -34,7 +34,7 @@ final class FontSpecimenTests: XCTestCase {
     func testTheSpecimenIsDrawnInTheWorkerWithTheFontsOwnGlyphsAsCoverage() async throws {
         let folder = try TemporaryFolder()
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
-        let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        let specimen = try await FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance)
 
         XCTAssertEqual(specimen.family, BoxFont.family)
         XCTAssertEqual(specimen.style, "Regular")
@@ -82,12 +82,12 @@ final class FontSpecimenTests: XCTestCase {
         // The fonts' queue is held until all three have asked: the first is still waiting then.
         let held = DispatchSemaphore(value: 0)
         FontSpecimen.requests.async { held.wait() }
-        async let first = FontSpecimen.draw(fileAt: box.path, appearance: appearance)
-        async let second = FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        async let first = FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance)
+        async let second = FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance)
         var narrow = appearance
         narrow.width = 300
-        async let other = FontSpecimen.draw(fileAt: box.path, appearance: narrow)
-        let asked = await waitFor { SharedDrawing.waiters(for: box.path) == 3 }
+        async let other = FontSpecimen.draw(fileAt: box.rawPath, appearance: narrow)
+        let asked = await waitFor { SharedDrawing.waiters(for: box.rawPath) == 3 }
         held.signal()
         XCTAssertTrue(asked, "the three asks wait")
         let drawn = try await [first, second, other]
@@ -103,11 +103,11 @@ final class FontSpecimenTests: XCTestCase {
         let appearance = appearance
         let held = DispatchSemaphore(value: 0)
         FontSpecimen.requests.async { held.wait() }
-        let asker = Task { try await FontSpecimen.draw(fileAt: box.path, appearance: appearance) }
-        let asked = await waitFor { SharedDrawing.waiters(for: box.path) == 1 }
+        let asker = Task { try await FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance) }
+        let asked = await waitFor { SharedDrawing.waiters(for: box.rawPath) == 1 }
         XCTAssertTrue(asked)
         asker.cancel()
-        let left = await waitFor { SharedDrawing.waiters(for: box.path) == 0 }
+        let left = await waitFor { SharedDrawing.waiters(for: box.rawPath) == 0 }
         XCTAssertTrue(left)
         held.signal()
         do {
@@ -117,7 +117,7 @@ final class FontSpecimenTests: XCTestCase {
             XCTAssertEqual(error as? FontSpecimenError, .cancelled)
         }
         XCTAssertEqual(FontSpecimen.drawingsSent, before, "nothing was sent to the worker")
-        let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        let specimen = try await FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance)
         XCTAssertEqual(specimen.family, BoxFont.family)
         XCTAssertEqual(FontSpecimen.drawingsSent, before + 1)
     }
@@ -126,23 +126,23 @@ final class FontSpecimenTests: XCTestCase {
         let folder = try TemporaryFolder()
         let box = try folder.write("box.ttf", bytes: BoxFont.ttf)
         let before = FontSpecimen.drawingsSent
-        FontSpecimen.drawAhead(fileAt: box.path, appearance: appearance)
-        let taken = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        FontSpecimen.drawAhead(fileAt: box.rawPath, appearance: appearance)
+        let taken = try await FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance)
         XCTAssertEqual(FontSpecimen.drawingsSent - before, 1, "the ask took the drawing made ahead")
         XCTAssertEqual(taken.appearance, appearance)
 
         // Taken once: the next ask of that key draws again; an ask of another key never takes it.
-        _ = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance)
+        _ = try await FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance)
         XCTAssertEqual(FontSpecimen.drawingsSent - before, 2)
-        FontSpecimen.drawAhead(fileAt: box.path, appearance: appearance)
+        FontSpecimen.drawAhead(fileAt: box.rawPath, appearance: appearance)
         let sent = await waitFor { FontSpecimen.drawingsSent - before == 3 }
         XCTAssertTrue(sent, "the drawing ahead is sent")
         var wider = appearance
         wider.width = 700
-        let other = try await FontSpecimen.draw(fileAt: box.path, appearance: wider)
+        let other = try await FontSpecimen.draw(fileAt: box.rawPath, appearance: wider)
         XCTAssertEqual(other.appearance, wider)
         XCTAssertEqual(FontSpecimen.drawingsSent - before, 4, "another key is drawn anew")
-        FontSpecimen.dropDrawingAhead(fileAt: box.path)
+        FontSpecimen.dropDrawingAhead(fileAt: box.rawPath)
     }
 
     func testFontsDrawnOneAfterAnotherInOneWorkerEachShowTheirOwnGlyphs() async throws {
@@ -160,7 +160,7 @@ final class FontSpecimenTests: XCTestCase {
 
     private func assertEachShowsItsOwnGlyphs(_ box: URL, in worker: DecoderWorker) async throws {
         for (file, boxes) in [(box, true), (sample, false), (box, true), (sample, false)] {
-            let specimen = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, worker: worker)
+            let specimen = try await FontSpecimen.draw(fileAt: file.rawPath, appearance: appearance, worker: worker)
             let line = try XCTUnwrap(specimen.lines.last)
             if boxes {
                 XCTAssertGreaterThan(ink(line), 0.3, "\(file.lastPathComponent) is drawn in boxes")
@@ -190,14 +190,14 @@ final class FontSpecimenTests: XCTestCase {
         // The worker is started (with the low limit) at the first request.
         var first: FontSpecimenError?
         do {
-            _ = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, worker: worker)
+            _ = try await FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance, worker: worker)
         } catch {
             first = error
         }
         XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
         XCTAssertNil(first, "the first font is drawn")
         for index in 1..<(room + 3) {
-            let specimen = try await FontSpecimen.draw(fileAt: box.path, appearance: appearance, worker: worker)
+            let specimen = try await FontSpecimen.draw(fileAt: box.rawPath, appearance: appearance, worker: worker)
             XCTAssertGreaterThan(ink(try XCTUnwrap(specimen.lines.last)), 0.3, "font \(index + 1) of \(room + 3) is drawn")
         }
     }
@@ -208,13 +208,13 @@ final class FontSpecimenTests: XCTestCase {
         let file = try folder.write(damaged.name, bytes: damaged.content)
         let worker = DecoderWorker()
         do {
-            _ = try await FontSpecimen.draw(fileAt: file.path, appearance: appearance, worker: worker)
+            _ = try await FontSpecimen.draw(fileAt: file.rawPath, appearance: appearance, worker: worker)
             XCTFail("a damaged font is not drawn")
         } catch {
             XCTAssertEqual(error, .notDrawable("The file is not a font that can be read, or it is damaged."))
             XCTAssertEqual(error.description, "The file is not a font that can be read, or it is damaged.")
         }
-        let specimen = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: worker)
+        let specimen = try await FontSpecimen.draw(fileAt: sample.rawPath, appearance: appearance, worker: worker)
         XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
     }
 
@@ -223,7 +223,7 @@ final class FontSpecimenTests: XCTestCase {
         let folder = try TemporaryFolder()
         let woff = try folder.write("box.woff", bytes: BoxFont.woff)
         do {
-            _ = try await FontSpecimen.draw(fileAt: woff.path, appearance: appearance)
+            _ = try await FontSpecimen.draw(fileAt: woff.rawPath, appearance: appearance)
             XCTFail("a WOFF font is not drawn")
         } catch {
             XCTAssertEqual(error.description, "This font cannot be shown: only TrueType and OpenType fonts can be drawn, and it is a WOFF font.")
@@ -235,7 +235,7 @@ final class FontSpecimenTests: XCTestCase {
         var starved = DecoderWorker.Limits()
         starved.addressSpace = 1 << 20
         do {
-            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: DecoderWorker(limits: starved))
+            _ = try await FontSpecimen.draw(fileAt: sample.rawPath, appearance: appearance, worker: DecoderWorker(limits: starved))
             XCTFail("a worker that dies draws nothing")
         } catch {
             guard case .decoderStopped = error else { return XCTFail("\(error)") }
@@ -244,13 +244,13 @@ final class FontSpecimenTests: XCTestCase {
         var hasty = DecoderWorker.Limits()
         hasty.timeout = .milliseconds(1)
         do {
-            _ = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance, worker: DecoderWorker(limits: hasty))
+            _ = try await FontSpecimen.draw(fileAt: sample.rawPath, appearance: appearance, worker: DecoderWorker(limits: hasty))
             XCTFail("a worker past its timeout draws nothing")
         } catch {
             XCTAssertEqual(error, .timedOut(seconds: 0))
         }
         // Another font is drawn by the fonts' own worker.
-        let specimen = try await FontSpecimen.draw(fileAt: sample.path, appearance: appearance)
+        let specimen = try await FontSpecimen.draw(fileAt: sample.rawPath, appearance: appearance)
         XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
     }
 

@@ -13,7 +13,7 @@ import XCTest
 /// delays, and a damaged file or a bomb refused with a message.
 final class ImageDecodingTests: XCTestCase {
     private func decode(_ url: URL, _ size: ImageDecoding.Size, still: Bool = false) throws -> DecodedImage {
-        try ImageDecoding.decodeNow(url.path, type: DocumentType(fileName: url.lastPathComponent), size: size, still: still)
+        try ImageDecoding.decodeNow(url.rawPath, type: DocumentType(fileName: url.lastPathComponent), size: size, still: still)
     }
 
     private func still(_ image: DecodedImage, file: StaticString = #filePath, line: UInt = #line) throws -> StillImage {
@@ -287,7 +287,7 @@ final class ImageDecodingTests: XCTestCase {
         let previous = PreviewWorkers.replaceWorkers(with: DecoderWorkerPool(count: 1, limits: limits, testFormats: true))
         defer { PreviewWorkers.replaceWorkers(with: previous) }
         func decoding(_ url: URL) -> Task<Result<DecodedImage, ImageDecodingError>, Never> {
-            Task.detached { await ImageDecoding.decode(url.path, type: DocumentType(fileName: url.lastPathComponent), size: .fitting(64)) }
+            Task.detached { await ImageDecoding.decode(url.rawPath, type: DocumentType(fileName: url.lastPathComponent), size: .fitting(64)) }
         }
         let first = decoding(busy)
         let left = decoding(stale)

@@ -14,7 +14,7 @@ final class MediaInspectionTests: XCTestCase {
     }
 
     func testTheSampleSongGivesItsTagsAndNoPictures() throws {
-        let details = try MediaInspection.inspectNow(samples.appendingPathComponent("sound.ogg").path)
+        let details = try MediaInspection.inspectNow(samples.appendingPathComponent("sound.ogg").rawPath)
         XCTAssertEqual(details.title, "A440 test tone")
         XCTAssertEqual(details.artist, "Dossier")
         XCTAssertEqual(details.album, "Dossier samples")
@@ -38,7 +38,7 @@ final class MediaInspectionTests: XCTestCase {
     }
 
     func testTheSampleClipHasMovingPictures() throws {
-        let details = try MediaInspection.inspectNow(samples.appendingPathComponent("clip.webm").path)
+        let details = try MediaInspection.inspectNow(samples.appendingPathComponent("clip.webm").rawPath)
         XCTAssertTrue(details.hasVideo)
         XCTAssertTrue(details.hasAudio)
         XCTAssertEqual(details.title, "Dossier test clip", "Matroska's title, a tag of the container")
@@ -67,7 +67,7 @@ final class MediaInspectionTests: XCTestCase {
                                 "-disposition:v", "attached_pic"] + tags + [mp4.path])
         for song in [ogg, mp3, mp4] {
             let details: MediaDetails
-            do { details = try MediaInspection.inspectNow(song.path) } catch {
+            do { details = try MediaInspection.inspectNow(song.rawPath) } catch {
                 XCTFail("\(song.lastPathComponent): \(error)")
                 continue
             }
@@ -95,7 +95,7 @@ final class MediaInspectionTests: XCTestCase {
         for name in ["damaged.ogg", "damaged.webm"] {
             let damaged = try XCTUnwrap(DamagedFiles.kinds.first { $0.name == name })
             let file = try folder.write(name, bytes: damaged.content)
-            XCTAssertThrowsError(try MediaInspection.inspectNow(file.path)) { error in
+            XCTAssertThrowsError(try MediaInspection.inspectNow(file.rawPath)) { error in
                 let error = error as? MediaError
                 // GStreamer 1.28 (Debian testing) waits out the discoverer's 5 s on damaged.ogg
                 // rather than failing it: that too ends on a message.
@@ -110,7 +110,7 @@ final class MediaInspectionTests: XCTestCase {
     /// A worker killed while it was kept (as a crash would end it): that inspection ends on the
     /// worker's end, said plainly; the next gets a new worker.
     func testAWorkerThatDiedEndsThatInspectionAndTheNextWorks() throws {
-        let song = samples.appendingPathComponent("sound.ogg").path
+        let song = samples.appendingPathComponent("sound.ogg").rawPath
         let pool = DecoderWorkerPool(count: 1)
         let before = ProcessTree.decoderWorkers()
         XCTAssertEqual(try MediaInspection.inspectNow(song, workers: pool).title, "A440 test tone")
@@ -134,10 +134,10 @@ final class MediaInspectionTests: XCTestCase {
         let pool = DecoderWorkerPool(count: 1, limits: limits, testFormats: true)
         let folder = try TemporaryFolder()
         let hanging = try folder.write("hang.ogg", bytes: Array("OggS".utf8) + Array("\(misbehaviourMarker)test.loop\n".utf8))
-        XCTAssertThrowsError(try MediaInspection.inspectNow(hanging.path, workers: pool)) { error in
+        XCTAssertThrowsError(try MediaInspection.inspectNow(hanging.rawPath, workers: pool)) { error in
             XCTAssertEqual(error as? MediaError, .timedOut(seconds: 10))
         }
-        XCTAssertEqual(try MediaInspection.inspectNow(samples.appendingPathComponent("sound.ogg").path, workers: pool).title,
+        XCTAssertEqual(try MediaInspection.inspectNow(samples.appendingPathComponent("sound.ogg").rawPath, workers: pool).title,
                        "A440 test tone")
     }
 
@@ -154,7 +154,7 @@ final class MediaInspectionTests: XCTestCase {
         defer { unsetenv("GST_REGISTRY_1_0") }
         let pool = DecoderWorkerPool(count: 1)
         pool.prestart()
-        let song = samples.appendingPathComponent("sound.ogg").path
+        let song = samples.appendingPathComponent("sound.ogg").rawPath
         XCTAssertThrowsError(try MediaInspection.inspectNow(song, workers: pool)) { error in
             XCTAssertEqual(error as? MediaError, .noRegistry)
         }

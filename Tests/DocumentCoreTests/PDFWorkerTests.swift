@@ -45,7 +45,7 @@ final class PDFWorkerTests: XCTestCase {
     func testThePageCountAndEveryPageSizeComeFromTheWorker() throws {
         let sizes = [(595.0, 842.0), (842.0, 595.0), (300.0, 400.0)]
         let url = makePDF("sizes.pdf", sizes: sizes)
-        let document = try PDFDocument.open(url.path)
+        let document = try PDFDocument.open(url.rawPath)
         XCTAssertEqual(document.pageSizes.count, 3)
         for (got, expected) in zip(document.pageSizes, sizes) {
             XCTAssertEqual(got.width, expected.0, accuracy: 0.01)
@@ -55,7 +55,7 @@ final class PDFWorkerTests: XCTestCase {
 
     func testAnEncryptedPDFAsksForItsPassword() throws {
         let url = try folder.write("locked.pdf", SampleFiles.encryptedPDF)
-        XCTAssertThrowsError(try PDFDocument.open(url.path)) { error in
+        XCTAssertThrowsError(try PDFDocument.open(url.rawPath)) { error in
             XCTAssertEqual(error as? PDFError, .encrypted)
             XCTAssertEqual("\(error)", "The document is protected by a password.")
         }
@@ -63,7 +63,7 @@ final class PDFWorkerTests: XCTestCase {
 
     func testADamagedPDFSaysItCannotBeRead() throws {
         let url = try folder.write("corrupt.pdf", "%PDF-1.4\nthis is not a PDF at all\n")
-        XCTAssertThrowsError(try PDFDocument.open(url.path)) { error in
+        XCTAssertThrowsError(try PDFDocument.open(url.rawPath)) { error in
             guard case .unreadable = error as? PDFError else { return XCTFail("\(error)") }
             XCTAssertTrue("\(error)".hasPrefix("The PDF could not be read: "), "\(error)")
         }
@@ -75,7 +75,7 @@ final class PDFWorkerTests: XCTestCase {
     func testAKilledWorkerEndsThatPageAndTheNextDocumentOpens() throws {
         let workers = DecoderWorkerPool(count: 1, limits: PreviewWorkers.limits)
         let first = makePDF("first.pdf", sizes: [(595, 842), (595, 842)])
-        let document = try PDFDocument.open(first.path, workers: workers)
+        let document = try PDFDocument.open(first.rawPath, workers: workers)
         _ = try document.draw(page: 0, width: 300, text: true)
         let pid = try XCTUnwrap(workers.processIDs.first, "the worker runs")
         ProcessTree.kill(pid)
@@ -85,7 +85,7 @@ final class PDFWorkerTests: XCTestCase {
             XCTAssertTrue((error as? PDFError)?.endsTheDocument == true)
         }
         let next = makePDF("next.pdf", sizes: [(300, 300)])
-        XCTAssertEqual(try PDFDocument.open(next.path, workers: workers).draw(page: 0, width: 300, text: false).height, 300)
+        XCTAssertEqual(try PDFDocument.open(next.rawPath, workers: workers).draw(page: 0, width: 300, text: false).height, 300)
         XCTAssertNotEqual(workers.processIDs, [pid], "a new worker")
         XCTAssertEqual(try document.draw(page: 1, width: 300, text: false).width, 300, "the first document opens again")
     }
@@ -94,7 +94,7 @@ final class PDFWorkerTests: XCTestCase {
     /// it again from the file that comes with the request.
     func testADocumentLetGoByItsWorkerOpensAgainForItsNextPage() throws {
         let workers = DecoderWorkerPool(count: 1, limits: PreviewWorkers.limits)
-        let documents = try (0..<3).map { try PDFDocument.open(makePDF("doc\($0).pdf", sizes: [(200, 100)]).path, workers: workers) }
+        let documents = try (0..<3).map { try PDFDocument.open(makePDF("doc\($0).pdf", sizes: [(200, 100)]).rawPath, workers: workers) }
         for document in documents.reversed() {
             XCTAssertEqual(try document.draw(page: 0, width: 200, text: false).height, 100)
         }
@@ -105,7 +105,7 @@ final class PDFWorkerTests: XCTestCase {
     func testADocumentReleasedHereIsClosedInTheWorker() throws {
         let workers = DecoderWorkerPool(count: 1, limits: PreviewWorkers.limits)
         let url = makePDF("released.pdf", sizes: [(200, 100)])
-        var document: PDFDocument? = try PDFDocument.open(url.path, workers: workers)
+        var document: PDFDocument? = try PDFDocument.open(url.rawPath, workers: workers)
         _ = try document?.draw(page: 0, width: 200, text: false)
         let pid = try XCTUnwrap(workers.processIDs.first, "the worker runs")
         func workerHoldsTheFile() -> Bool {

@@ -46,7 +46,7 @@ final class ArchiveListingTests: XCTestCase {
     func testEntriesAreNestedFoldersFirstAndUnsafePathsFlaggedOnTop() throws {
         let url = try tar([("top.txt", "top"), ("a/b/c.txt", "c"), ("../escape.txt", "x"), ("a/d.txt", "d"),
                            ("/etc/abs.txt", "abs"), ("./a/", "")])
-        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        let listing = try ArchiveListing.read(url.rawPath, raw: false).get()
         XCTAssertEqual(listing.entries.map { String(repeating: "  ", count: $0.depth) + $0.name },
                        ["../escape.txt", "/etc/abs.txt", "a", "  b", "    c.txt", "  d.txt", "top.txt"])
         XCTAssertEqual(listing.entries.map(\.isUnsafe), [true, true, false, false, false, false, false])
@@ -118,14 +118,14 @@ final class ArchiveListingTests: XCTestCase {
 
     func testOneEntryIsExtractedIntoAPrivateFolderAndUnsafeOnesAreRefused() throws {
         let url = try tar([("../escape.txt", "outside"), ("a/b/c.txt", "inside")])
-        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        let listing = try ArchiveListing.read(url.rawPath, raw: false).get()
         let unsafe = try XCTUnwrap(listing.entries.first { $0.isUnsafe })
-        XCTAssertThrowsError(try ArchiveExtraction.extract(unsafe, from: url.path, raw: false))
+        XCTAssertThrowsError(try ArchiveExtraction.extract(unsafe, from: url.rawPath, raw: false))
         let folder = ArchiveExtraction.previewsFolder
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escape.txt").path))
 
         let safe = try XCTUnwrap(listing.entries.first { $0.name == "c.txt" })
-        let file = try ArchiveExtraction.extract(safe, from: url.path, raw: false)
+        let file = try ArchiveExtraction.extract(safe, from: url.rawPath, raw: false)
         XCTAssertEqual(file.lastPathComponent, "c.txt")
         XCTAssertEqual(file.deletingLastPathComponent().deletingLastPathComponent().standardized.path, folder.standardized.path)
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "inside")
@@ -162,7 +162,7 @@ final class ArchiveListingTests: XCTestCase {
         let folder = String(repeating: "long-folder-name-", count: 3)
         let names = (0..<3000).map { String(format: "\(folder)/%04d-", $0) + String(repeating: "x", count: 30) + ".txt" }
         let url = try tar(names.map { ($0, "x") })
-        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        let listing = try ArchiveListing.read(url.rawPath, raw: false).get()
         XCTAssertEqual(listing.entries.count, 3001, "every file and the folder they imply")
         XCTAssertEqual(listing.entries.first?.name, folder)
         XCTAssertEqual(listing.entries.dropFirst().map(\.path), names)
@@ -175,11 +175,11 @@ final class ArchiveListingTests: XCTestCase {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString)-notes.txt.gz")
         try Data(SampleFiles.gzip(Array("compressed notes\n".utf8))).write(to: url)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        let listing = try ArchiveListing.read(url.path, raw: true).get()
+        let listing = try ArchiveListing.read(url.rawPath, raw: true).get()
         let entry = try XCTUnwrap(listing.entries.first)
         XCTAssertEqual(listing.entries.count, 1)
         XCTAssertEqual(entry.name, url.deletingPathExtension().lastPathComponent)
-        let file = try ArchiveExtraction.extract(entry, from: url.path, raw: true)
+        let file = try ArchiveExtraction.extract(entry, from: url.rawPath, raw: true)
         defer { ArchiveExtraction.remove(file.deletingLastPathComponent()) }
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "compressed notes\n")
     }
@@ -187,9 +187,9 @@ final class ArchiveListingTests: XCTestCase {
     /// The whole point of the worker: listing and extracting never load libarchive here.
     func testLibarchiveIsNeverLoadedInThisProcess() throws {
         let url = try tar([("a/b.txt", "inside")])
-        let listing = try ArchiveListing.read(url.path, raw: false).get()
+        let listing = try ArchiveListing.read(url.rawPath, raw: false).get()
         let entry = try XCTUnwrap(listing.entries.first { $0.name == "b.txt" })
-        let file = try ArchiveExtraction.extract(entry, from: url.path, raw: false)
+        let file = try ArchiveExtraction.extract(entry, from: url.rawPath, raw: false)
         ArchiveExtraction.remove(file.deletingLastPathComponent())
         let maps = try XCTUnwrap(readLines("/proc/self/maps"))
         XCTAssertTrue(maps.contains("libglib"), "the maps were read")
@@ -212,7 +212,7 @@ final class ArchiveListingTests: XCTestCase {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-test-\(UUID().uuidString).zip")
         try Data("PK\u{3}\u{4} this is not really a zip".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        guard case .failure(let error) = ArchiveListing.read(url.path, raw: false) else {
+        guard case .failure(let error) = ArchiveListing.read(url.rawPath, raw: false) else {
             return XCTFail("a damaged archive is refused")
         }
         XCTAssertTrue(error.description.hasPrefix("The archive could not be read"), error.description)

@@ -1,4 +1,5 @@
 import CGtk
+import DocumentCore
 import DossierFixtures
 import Foundation
 import XCTest
@@ -22,7 +23,7 @@ final class FolderSummaryTests: XCTestCase {
 
     func testEverythingInsideIsCountedAndLinksAreNotFollowed() throws {
         let root = try makeFolder()
-        let summary = try FolderSummary.measure(root.path).get()
+        let summary = try FolderSummary.measure(root.rawPath).get()
         XCTAssertEqual(summary, FolderSummary(directItems: 3, totalItems: 6, totalSize: 123, isComplete: true,
                                               isDirectCountComplete: true, unreadableFolders: 0))
         XCTAssertEqual(FolderRenderer.describe(summary), ["3 items", "6 items in all, totalling 123 bytes"])
@@ -30,7 +31,7 @@ final class FolderSummaryTests: XCTestCase {
 
     func testTheWalkStopsAtItsLimitAndSaysMoreThan() throws {
         let root = try makeFolder()
-        let summary = try FolderSummary.measure(root.path, entryLimit: 4).get()
+        let summary = try FolderSummary.measure(root.rawPath, entryLimit: 4).get()
         XCTAssertFalse(summary.isComplete)
         XCTAssertTrue(summary.isDirectCountComplete, "the folder's own entries come first")
         XCTAssertEqual(summary.totalItems, 4)
@@ -64,6 +65,6 @@ final class FolderSummaryTests: XCTestCase {
     }
 
     func testAMissingFolderFails() {
-        guard case .failure = FolderSummary.measure("/nonexistent-\(UUID().uuidString)") else { return XCTFail() }
+        guard case .failure = FolderSummary.measure(FileSystemPath("/nonexistent-\(UUID().uuidString)")) else { return XCTFail() }
     }
 }

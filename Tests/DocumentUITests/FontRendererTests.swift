@@ -176,7 +176,7 @@ final class FontRendererTests: XCTestCase {
         try MainActor.assumeIsolated {
             XCTAssertTrue(TestDisplay.initialize())
             let before = FontSpecimen.drawingsSent
-            FontSpecimen.drawAhead(fileAt: box.path, appearance: FontSpecimen.Appearance(width: 123, scale: 1, dpi: 96))
+            FontSpecimen.drawAhead(fileAt: box.rawPath, appearance: FontSpecimen.Appearance(width: 123, scale: 1, dpi: 96))
             XCTAssertTrue(spin { FontSpecimen.drawingsSent == before + 1 }, "drawn ahead")
             let (window, renderer) = try Self.showFont(box)
             defer { gtk_window_destroy(cast(window)) }

@@ -45,7 +45,7 @@ final class PDFWorkerComparisonTests: XCTestCase {
     /// The worker's page is poppler's page: the same pixels as poppler draws in process.
     func testADrawnPageHasThePixelsPopplerDrawsInProcess() throws {
         let url = makePDF("pixels.pdf", sizes: [(595, 842), (842, 595)])
-        let document = try PDFDocument.open(url.path)
+        let document = try PDFDocument.open(url.rawPath)
         for page in 0..<2 {
             let drawing = try document.draw(page: page, width: 500, text: true)
             let expected = try XCTUnwrap(drawnInProcess(url, page: page, width: 500))
@@ -69,7 +69,7 @@ final class PDFWorkerComparisonTests: XCTestCase {
     /// poppler gives them in process, in the drawing's pixels.
     func testTheTextBoxesAndLinksSurviveTheTrip() throws {
         let url = try folder.write("linked.pdf", SampleFiles.linkedPDF(to: "https://example.org/dossier"))
-        let document = try PDFDocument.open(url.path)
+        let document = try PDFDocument.open(url.rawPath)
         let drawing = try document.draw(page: 0, width: 400, text: true)  // a 200-point page: 2 pixels a point
         XCTAssertEqual(drawing.links.map(\.uri), ["https://example.org/dossier"])
         let link = try XCTUnwrap(drawing.links.first)

@@ -22,7 +22,7 @@ final class TextEncodingFilesTests: XCTestCase {
         let folder = try TemporaryFolder()
         let text = rows.map { $0.joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
         let file = try folder.write("cities.csv", bytes: Array(try EncodedTexts.encoded(text, as: "GB18030")))
-        let table = try DelimitedTable.load(file.path, separator: nil)
+        let table = try DelimitedTable.load(file.rawPath, separator: nil)
         XCTAssertEqual(cells(table), rows)
         XCTAssertFalse(table.isTruncated)
     }
@@ -31,14 +31,14 @@ final class TextEncodingFilesTests: XCTestCase {
         let folder = try TemporaryFolder()
         let text = rows.map { $0.joined(separator: "\t") }.joined(separator: "\r\n") + "\r\n"
         let file = try folder.write("cities.tsv", bytes: [0xFF, 0xFE] + Array(try EncodedTexts.encoded(text, as: "UTF-16LE")))
-        let table = try DelimitedTable.load(file.path, separator: UInt8(ascii: "\t"))
+        let table = try DelimitedTable.load(file.rawPath, separator: UInt8(ascii: "\t"))
         XCTAssertEqual(cells(table), rows)
     }
 
     func testAUTF8TableIsReadAsItWas() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("cities.csv", "\u{FEFF}" + rows.map { $0.joined(separator: ",") }.joined(separator: "\n"))
-        XCTAssertEqual(cells(try DelimitedTable.load(file.path, separator: nil)), rows)
+        XCTAssertEqual(cells(try DelimitedTable.load(file.rawPath, separator: nil)), rows)
     }
 
     func testMarkdownInWindows1252IsReadInIt() throws {

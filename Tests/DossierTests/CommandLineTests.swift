@@ -115,6 +115,20 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(reports?.last?["type"] as? String, "image/png")
     }
 
+    func testANameThatIsNotUTF8IsFoundByItsBytes() throws {
+        // A Latin-1 "café.txt", named by the shell's printf: its argument is bytes, not UTF-8.
+        let folder = try TemporaryFolder()
+        let script = #"cd "$1" && printf 'caf\351 au lait\n' > "$(printf 'caf\351.txt')" && exec "$0" info --json "$(printf 'caf\351.txt')""#
+        let result = try OtherProgram.run("/bin/sh", ["-c", script, CommandRunner.binary, folder.url.path])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let reports = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let uri = try XCTUnwrap(reports.first?["uri"] as? String)
+        XCTAssertTrue(uri.hasPrefix("file:///") && uri.hasSuffix("/caf%E9.txt"), uri)
+        XCTAssertEqual(reports.first?["name"] as? String, "caf\u{FFFD}.txt (invalid encoding)")
+        XCTAssertEqual(reports.first?["size"] as? Int, 13)
+        XCTAssertEqual(reports.first?["type"] as? String, "text/plain")
+    }
+
     func testFIFOAndDevicesAreReportedWithoutBeingRead() throws {
         let folder = try TemporaryFolder()
         let fifo = folder.url.appendingPathComponent("named-pipe.txt").path

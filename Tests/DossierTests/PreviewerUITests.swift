@@ -244,6 +244,41 @@ final class PreviewerUITests: XCTestCase {
         XCTAssertTrue(eventually { visible() == "(<false>,)\n" })
     }
 
+    func testANameThatIsNotUTF8OpensFromTheCommandLineAndOverDBusAndNoNameHidesItsExtension() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "no session bus")
+        // A Latin-1 "café.txt" (the shell's printf makes the byte), and a name whose
+        // right-to-left override would make "invoice<U+202E>fdp.exe" read "invoiceexe.pdf".
+        let folder = try TemporaryFolder()
+        let made = OtherProgram.output(of: ["/bin/sh", "-c", #"cd "$0" && printf 'caf\351 au lait\n' > "$(printf 'caf\351.txt')" && echo made"#,
+                                            folder.url.path])
+        XCTAssertEqual(made, "made\n")
+        let override = try folder.write("invoice\u{202E}fdp.exe", bytes: Array("MZ".utf8))
+        let latin1 = "caf\u{FFFD}.txt (invalid encoding)"
+
+        let app = try DesktopSession.launch(["/bin/sh", "-c", #"exec "$0" preview "$1/$(printf 'caf\351.txt')""#,
+                                             CommandRunner.binary, folder.url.path])
+        XCTAssertTrue(DesktopSession.waitForAccessible("Text of \(latin1)"), "from the command line: the text, titled as GLib shows the name")
+        DesktopSession.screenshot("name-latin1-command-line")
+        app.terminate()
+        XCTAssertTrue(eventually { !app.isRunning })
+
+        // Space in Files: ShowFile with the file's URI, whose escape keeps the byte.
+        let service = try DesktopSession.launch([CommandRunner.binary, "previewer-service"])
+        defer { service.terminate() }
+        func show(_ uri: String) -> String {
+            DesktopSession.run(["/usr/bin/gdbus", "call", "--session", "--dest", "org.gnome.NautilusPreviewer",
+                                "--object-path", "/org/gnome/NautilusPreviewer", "--method", "org.gnome.NautilusPreviewer2.ShowFile",
+                                uri, "x11:0", "false"])
+        }
+        XCTAssertTrue(eventually { show("file://" + folder.url.path + "/caf%E9.txt") == "()\n" })
+        XCTAssertTrue(DesktopSession.waitForAccessible("Text of \(latin1)"), "over D-Bus: the same file")
+        DesktopSession.screenshot("name-latin1-dbus")
+        XCTAssertEqual(show(override.absoluteString), "()\n")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Information about invoice<U+202E>fdp.exe"), "the override is written out")
+        XCTAssertFalse(DesktopSession.accessibleNames().contains { $0.contains("invoice\u{202E}") }, "never shown as it is")
+        DesktopSession.screenshot("name-override-dbus")
+    }
+
     func testSpaceInNautilusShowsDossiersPreviewerAndRightMovesToTheNextFile() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/nautilus"), "Debian's nautilus is not installed")
         try XCTSkipUnless(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "no session bus")

@@ -121,7 +121,7 @@ public struct DocumentLauncher: Sendable {
     /// Records opened items in Recents.
     package func recordOpened(_ items: [ItemInfo]) throws(RecentsError) {
         guard let recents, !items.isEmpty else { return }
-        let urls = items.compactMap { item in item.path.map { URL(fileURLWithPath: $0) } ?? URL(string: item.uri) }
+        let urls = items.map(\.url)
         try recents.record(urls, as: .opened)
     }
 

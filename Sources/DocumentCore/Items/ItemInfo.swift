@@ -16,7 +16,11 @@ public struct ItemInfo: Sendable, Hashable {
 
     /// The item's location as a URI (`file:///…` for local files; GVFS URIs for remote ones).
     public let uri: String
-    /// The local path, when the item is on a local (or FUSE-mounted) file system.
+    /// The item's location as a URL: a file URL whose escapes keep a name's bytes (which need
+    /// not be UTF-8), or the remote URI.
+    public let url: URL
+    /// The local path, when the item is on a local (or FUSE-mounted) file system, for showing:
+    /// bytes that are not UTF-8 are U+FFFD here, so a file is reached by ``url``.
     public let path: String?
     /// The name to show.
     public let displayName: String
@@ -38,11 +42,13 @@ public struct ItemInfo: Sendable, Hashable {
     public static func inspect(_ location: String) throws(ItemError) -> ItemInfo {
         let file = g_file_new_for_commandline_arg(location)!
         defer { unref(file) }
-        let name = (location as NSString).lastPathComponent.isEmpty ? location : (location as NSString).lastPathComponent
+        // The local path keeps its bytes: a name need not be UTF-8.
+        let path = FileSystemPath(taking: g_file_get_path(file))
+        let fallbackName = (location as NSString).lastPathComponent.isEmpty ? location : (location as NSString).lastPathComponent
+        let name = path.map { VisibleName.of($0.displayName) } ?? fallbackName
         let attributes = "standard::type,standard::display-name,standard::size,standard::is-symlink,"
             + "standard::symlink-target,standard::fast-content-type,standard::content-type,time::modified"
         // Remote files: GIO's content type (the backend's or a sniff); local files: our own sniff.
-        let path = takeString(g_file_get_path(file))
         let queried = path == nil ? attributes : attributes.replacingOccurrences(of: "standard::content-type,", with: "")
         let info: OpaquePointer
         do {
@@ -82,7 +88,7 @@ public struct ItemInfo: Sendable, Hashable {
         switch kind {
         case .regular:
             if let path {
-                (type, evidence) = Self.sniff(path: path, fileName: displayName)
+                (type, evidence) = Self.sniff(path: path, fileName: path.nameForMatching)
             } else {
                 let remote = borrowString(g_file_info_get_content_type(info)) ?? "application/octet-stream"
                 (type, evidence) = (DocumentType(mimeType: remote), .content)
@@ -98,20 +104,26 @@ public struct ItemInfo: Sendable, Hashable {
             (type, evidence) = (DocumentType(mimeType: fast ?? "application/octet-stream"), .name)
         }
         return ItemInfo(
-            uri: uri, path: path, displayName: displayName, kind: kind, symlinkTarget: target,
+            uri: uri, url: path?.url ?? URL(string: uri) ?? URL(fileURLWithPath: "/"), path: path?.description, displayName: displayName, kind: kind, symlinkTarget: target,
             size: kind == .regular || kind == .symbolicLink ? Int64(g_file_info_get_size(info)) : 0,
             modified: modified, type: type, typeEvidence: evidence)
     }
 
-    private static func isSymlinkLoop(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) != 0 && errno == ELOOP
+    /// Looks at the item at a URL: a file URL (whose name's bytes may not be UTF-8), or a
+    /// remote one GIO reaches.
+    public static func inspect(_ url: URL) throws(ItemError) -> ItemInfo {
+        try inspect(url.absoluteString)
     }
 
-    private static func specialKind(path: String?) -> Kind {
+    private static func isSymlinkLoop(_ path: FileSystemPath) -> Bool {
+        var status = stat()
+        return path.withCString { stat($0, &status) } != 0 && errno == ELOOP
+    }
+
+    private static func specialKind(path: FileSystemPath?) -> Kind {
         guard let path else { return .other }
         var status = stat()
-        guard stat(path, &status) == 0 else { return .other }
+        guard path.withCString({ stat($0, &status) }) == 0 else { return .other }
         switch status.st_mode & S_IFMT {
         case S_IFIFO: return .fifo
         case S_IFSOCK: return .socket
@@ -123,8 +135,8 @@ public struct ItemInfo: Sendable, Hashable {
 
     /// Reads the first bytes of a regular file without ever blocking: opened non-blocking,
     /// checked to still be a regular file after opening (it may have been swapped for a FIFO).
-    static func sniff(path: String, fileName: String) -> (DocumentType, TypeEvidence) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    static func sniff(path: FileSystemPath, fileName: String) -> (DocumentType, TypeEvidence) {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
         guard fd >= 0 else {
             // Unreadable: the name is all there is.
             return (DocumentType(fileName: fileName), .name)
@@ -155,14 +167,20 @@ extension DocumentType {
     /// first bytes. Folders, FIFOs, sockets and devices get their `inode/*` type and are
     /// never read. Faster than `ItemInfo.inspect` when the type is all that is wanted.
     public init(contentsOf path: String) throws(ItemError) {
-        let name = (path as NSString).lastPathComponent
+        try self.init(contentsOf: FileSystemPath(path))
+    }
+
+    /// The type of the item at the local `path`, whose bytes need not be UTF-8; see
+    /// ``init(contentsOf:)-(String)``.
+    public init(contentsOf path: FileSystemPath) throws(ItemError) {
+        let name = VisibleName.of(path.displayName)
         var status = stat()
-        guard stat(path, &status) == 0 else {
+        guard path.withCString({ stat($0, &status) }) == 0 else {
             let error = errno
             if error == ELOOP { throw .symlinkLoop(name: name) }
             if error == EACCES { throw .permissionDenied(name: name) }
             var link = stat()
-            if error == ENOENT, lstat(path, &link) == 0 {
+            if error == ENOENT, path.withCString({ lstat($0, &link) }) == 0 {
                 self = .symbolicLink  // a link whose target is missing
                 return
             }
@@ -170,7 +188,7 @@ extension DocumentType {
             throw .failed(name: name, reason: String(cString: strerror(error)))
         }
         switch status.st_mode & S_IFMT {
-        case S_IFREG: self = ItemInfo.sniff(path: path, fileName: name).0
+        case S_IFREG: self = ItemInfo.sniff(path: path, fileName: path.nameForMatching).0
         case S_IFDIR: self = .folder
         case S_IFIFO: self = .fifo
         case S_IFSOCK: self = .socket

@@ -116,7 +116,7 @@ public final class DocumentInteractionController {
         let guessed = detectedTypes
         let sniffed = await Task.detached {
             zip(urls, guessed).map { url, guess in
-                url.isFileURL ? (try? DocumentType(contentsOf: url.path)) ?? guess : guess
+                url.isFileURL ? (try? DocumentType(contentsOf: url.rawPath)) ?? guess : guess
             }
         }.value
         detectedTypes = sniffed
@@ -140,7 +140,7 @@ public final class DocumentInteractionController {
     }
 
     private func launch(with application: Application?) -> Task<Void, Never> {
-        let locations = urls.map { $0.isFileURL ? $0.path : $0.absoluteString }
+        let locations = urls.map(\.parseName)
         let launcher = DocumentLauncher(registry: registry)
         let annotation = annotation
         let action: DocumentAction = application == nil ? .open : .openWith

@@ -22,7 +22,7 @@ enum FileClipboard {
             bytesProvider("x-special/gnome-copied-files", ([cut ? "cut" : "copy"] + uris).joined(separator: "\n")),
             bytesProvider("text/uri-list", uris.map { $0 + "\r\n" }.joined()),
             fileListProvider(urls),
-            bytesProvider("text/plain;charset=utf-8", urls.map { $0.isFileURL ? $0.path : $0.absoluteString }.joined(separator: "\n")),
+            bytesProvider("text/plain;charset=utf-8", urls.map(\.parseName).joined(separator: "\n")),
         ]
         return providers.withUnsafeMutableBufferPointer { buffer in
             gdk_content_provider_new_union(buffer.baseAddress, gsize(buffer.count))

@@ -9,7 +9,7 @@ import GtkSupport
 enum FolderView {
     static func show(_ urls: [URL]) {
         let uris = urls.map(\.absoluteString)
-        let folders = Array(Set(urls.map { $0.deletingLastPathComponent().path })).sorted()
+        let folders = Array(Set(urls.map { $0.deletingLastPathComponent().parseName })).sorted()
         Task.detached {
             guard !showItems(uris) else { return }
             let registry = ApplicationRegistry()

@@ -86,7 +86,7 @@ extension DocumentInteractionController {
             FileClipboard.copy(urls)
             finish(action, .success([]))
         case .copyPath:
-            FileClipboard.copyText(urls.map { $0.isFileURL ? $0.path : $0.absoluteString }.joined(separator: "\n"))
+            FileClipboard.copyText(urls.map(\.parseName).joined(separator: "\n"))
             finish(action, .success([]))
         case .addToFavorites: toggleFavorite()
         case .showInFolder: FolderView.show(urls)

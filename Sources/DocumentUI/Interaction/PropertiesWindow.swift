@@ -13,15 +13,14 @@ struct DocumentProperties: Sendable {
     var defaultApplication: Application?
 
     static func read(_ url: URL, type: DocumentType) -> DocumentProperties {
-        let location = url.isFileURL ? url.path : url.absoluteString
-        let info = try? ItemInfo.inspect(location)
+        let info = try? ItemInfo.inspect(url)
         var properties = DocumentProperties(info: info, tags: [])
         if url.isFileURL {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let attributes = url.rawPath.string.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
             properties.created = attributes?[.creationDate] as? Date
             properties.tags = (try? TagStore().tags(of: url)) ?? []
             if info?.kind == .directory {
-                properties.itemCount = (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.count
+                properties.itemCount = url.rawPath.string.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0) }?.count
             }
         }
         properties.defaultApplication = ApplicationRegistry().defaultApplication(for: info?.type ?? type)
@@ -65,7 +64,7 @@ final class PropertiesWindow {
             Self.addRow(general, tr("Size"), tr("%s (%s bytes)", formattedSize(info.size), formattedCount(Int(info.size))))
         }
         let folder = url.deletingLastPathComponent()
-        let locationRow = Self.addRow(general, tr("Location"), folder.isFileURL ? folder.path : folder.absoluteString)
+        let locationRow = Self.addRow(general, tr("Location"), folder.parseName)
         let show = gtk_button_new_from_icon_name("folder-open-symbolic")!
         gtk_widget_add_css_class(show, "flat")
         gtk_widget_set_valign(show, GTK_ALIGN_CENTER)

@@ -83,7 +83,7 @@ public final class PreviewController {
         // A remote item's type comes from its name: reading its first bytes means the network.
         let type = RemoteFiles.isRemote(item.url)
             ? DocumentType(fileName: RemoteFiles.displayName(of: item.url))
-            : try? DocumentType(contentsOf: item.url.path)
+            : try? DocumentType(contentsOf: item.url.rawPath)
         guard let type else { return false }
         return PreviewRendererRegistry.shared.hasContentRenderer(for: type)
     }

@@ -14,9 +14,12 @@ public struct PreviewItem: Sendable, Hashable {
         self.title = title
     }
 
-    /// The title shown in the header: the given one, else the file's name, with any invisible
-    /// control in it written out (a right-to-left override cannot hide the real extension).
-    public var displayTitle: String { title ?? VisibleName.of(url.lastPathComponent) }
+    /// The title shown in the header: the given one, else the file's name as GLib shows it
+    /// (a name that is not UTF-8 is marked so), with any invisible control in it written out
+    /// (a right-to-left override cannot hide the real extension).
+    public var displayTitle: String {
+        title ?? VisibleName.of(url.isFileURL ? url.fileDisplayName : url.lastPathComponent)
+    }
 }
 
 /// What the previewer shows, item by item: the data source of `PreviewController`.

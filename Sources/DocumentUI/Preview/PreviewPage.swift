@@ -207,7 +207,7 @@ final class PreviewPage {
     /// The type of the file at `url`, or why it is not shown.
     nonisolated static func detectType(of url: URL) -> Result<DocumentType, PreviewError> {
         do throws(ItemError) {
-            let info = try ItemInfo.inspect(url.path)
+            let info = try ItemInfo.inspect(url)
             switch info.kind {
             case .regular, .directory, .symbolicLink: return .success(info.type)
             default:

@@ -215,7 +215,7 @@ final class DossierApplication {
         var count: Int32 = 0
         guard let argv = g_application_command_line_get_arguments(commandLine, &count) else { return [] }
         defer { g_strfreev(argv) }
-        return (0..<Int(count)).compactMap { argv[$0].map { String(cString: $0) } }
+        return RawArguments.strings(argv, count: Int(count), directory: g_application_command_line_get_cwd(commandLine))
     }
 
     /// The launch's startup-notification ID or activation token (GTK puts it in the platform

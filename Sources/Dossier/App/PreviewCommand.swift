@@ -30,8 +30,8 @@ struct PreviewCommand {
                 continue
             }
             var status = stat()
-            if lstat(url.path, &status) != 0 {
-                Output.error(ItemError.notFound(name: url.lastPathComponent).description)
+            if url.rawPath.withCString({ lstat($0, &status) }) != 0 {
+                Output.error(ItemError.notFound(name: VisibleName.of(url.fileDisplayName)).description)
                 failed = true
             } else {
                 items.append(PreviewItem(url: url))

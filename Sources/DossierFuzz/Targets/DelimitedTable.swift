@@ -5,7 +5,7 @@ extension FuzzTarget {
     /// The table previewer's reading of CSV (separator guessed) and TSV (tabs), and every
     /// cell of the rows it would show first.
     static let delimitedTable = FuzzTarget("csv", "CSV and TSV tables (DelimitedTable.load, cells)") { data in
-        let path = ScratchFolder.write(data, to: "csv/input.csv").path
+        let path = ScratchFolder.write(data, to: "csv/input.csv").rawPath
         for separator in [nil, UInt8(ascii: "\t")] {
             guard let table = try? DelimitedTable.load(path, separator: separator) else { continue }
             expect(table.rowCount > 0, "a table was made with no rows")

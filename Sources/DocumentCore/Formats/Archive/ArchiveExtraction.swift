@@ -23,7 +23,7 @@ package enum ArchiveExtraction {
     /// Extracts `entry` of the archive at `archivePath` in a decoder worker; returns the file
     /// made. Blocking: call it off the main thread. Nothing is written when the calling task
     /// is cancelled before the worker answers.
-    package static func extract(_ entry: ArchiveEntry, from archivePath: String, raw: Bool) throws(ArchiveError) -> URL {
+    package static func extract(_ entry: ArchiveEntry, from archivePath: FileSystemPath, raw: Bool) throws(ArchiveError) -> URL {
         let headerIndex = try check(entry)
         let data = try ArchiveWorkers.extract(headerIndex: headerIndex, path: entry.path, from: archivePath, raw: raw)
         if Task.isCancelled { throw .cancelled }

@@ -35,7 +35,7 @@ package struct ArchiveListing: Equatable, Sendable {
     /// Reads the entries of the archive at `path` in a decoder worker; `raw` also accepts a
     /// lone compressed file (`notes.txt.gz`) as an archive of one entry. Blocking: call it off
     /// the main thread. Dropped unsent, with `.cancelled`, once `cancellation` is set.
-    package static func read(_ path: String, raw: Bool, cancellation: Cancellation? = nil) -> Result<ArchiveListing, ArchiveError> {
+    package static func read(_ path: FileSystemPath, raw: Bool, cancellation: Cancellation? = nil) -> Result<ArchiveListing, ArchiveError> {
         Result { () throws(ArchiveError) -> ArchiveListing in
             let inOrder = try ArchiveWorkers.list(path, raw: raw, cancellation: cancellation)
             return arranged(inOrder)

@@ -15,9 +15,9 @@ import Foundation
 package enum ArchiveWorkers {
     /// The entries of the archive at `path`, in the archive's order, as a worker read them and
     /// after they were checked (`ArchiveListingCoding.decode`).
-    static func list(_ path: String, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current,
+    static func list(_ path: FileSystemPath, raw: Bool, workers: DecoderWorkerPool = PreviewWorkers.current,
                      cancellation: Cancellation? = nil) throws(ArchiveError) -> ArchiveListing {
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let name = (path.nameForMatching as NSString).deletingPathExtension
         let output = try perform(.archiveList(ArchiveListOptions(raw: raw, name: name)), on: path,
                                  workers: workers, cancellation: cancellation, unreadable: ArchiveError.unreadable)
         guard let blob = output.blob, let listing = blob.withUnsafeBytes({ ArchiveListingCoding.decode($0) }) else {
@@ -28,7 +28,7 @@ package enum ArchiveWorkers {
 
     /// The bytes of the entry at `headerIndex`, whose stored path is `path`, of the archive at
     /// `archivePath`, decompressed by a worker.
-    static func extract(headerIndex: Int, path: String, from archivePath: String, raw: Bool) throws(ArchiveError) -> SealedBlob {
+    static func extract(headerIndex: Int, path: String, from archivePath: FileSystemPath, raw: Bool) throws(ArchiveError) -> SealedBlob {
         let options = ArchiveEntryOptions(raw: raw, index: headerIndex, pathDigest: digest(path))
         let output = try perform(.archiveExtract(options), on: archivePath, workers: PreviewWorkers.current,
                                  unreadable: ArchiveError.cannotExtract)
@@ -39,7 +39,7 @@ package enum ArchiveWorkers {
     /// Sends the archive at `path`, opened here, to a worker. A worker's own refusal comes back
     /// as it was (an `ArchiveError`); its end (a crash, a limit, the timeout) as `unreadable`
     /// with how it ended.
-    private static func perform(_ request: DecoderRequest, on path: String, workers: DecoderWorkerPool,
+    private static func perform(_ request: DecoderRequest, on path: FileSystemPath, workers: DecoderWorkerPool,
                                 cancellation: Cancellation? = nil,
                                 unreadable: (String) -> ArchiveError) throws(ArchiveError) -> DecoderWorker.Output {
         let fd: Int32

@@ -12,7 +12,7 @@ extension FontSpecimen {
     /// the previewer service does so for its first item while GTK starts, when it cannot yet ask
     /// for the specimen itself (`drawAhead`), and that drawing then waits for none of the
     /// libraries' first use.
-    package static func warm(fileAt path: String) {
+    package static func warm(fileAt path: FileSystemPath) {
         requests.async {
             guard let fd = try? WorkerInput.open(path) else { return }
             defer { close(fd) }
@@ -25,7 +25,7 @@ extension FontSpecimen {
     /// drawing of the same file and appearance already under way, or drawn ahead
     /// (`drawAhead`), is joined: the worker draws it once.
     /// - Throws: `FontSpecimenError`, with a message for the error page.
-    package static func draw(fileAt path: String, appearance: Appearance) async throws(FontSpecimenError) -> FontSpecimen {
+    package static func draw(fileAt path: FileSystemPath, appearance: Appearance) async throws(FontSpecimenError) -> FontSpecimen {
         try await SharedDrawing.join(path, appearance).result()
     }
 
@@ -33,13 +33,13 @@ extension FontSpecimen {
     /// asks: the previewer service does so for its first item while its window is made. The
     /// first `draw` of that file and appearance takes it; one drawing is kept ahead at most (a
     /// newer one replaces it), and `dropDrawingAhead` lets it go.
-    package static func drawAhead(fileAt path: String, appearance: Appearance) {
+    package static func drawAhead(fileAt path: FileSystemPath, appearance: Appearance) {
         SharedDrawing.ahead(path, appearance)
     }
 
     /// Lets go of a drawing made ahead for the file at `path` that nobody took (its page shows
     /// it otherwise); one not yet sent to the worker is not drawn.
-    package static func dropDrawingAhead(fileAt path: String) {
+    package static func dropDrawingAhead(fileAt path: FileSystemPath) {
         SharedDrawing.dropAhead(path)
     }
 
@@ -48,7 +48,7 @@ extension FontSpecimen {
     private static let sent = Locked(0)
 
     /// Draws with `worker`, now, on its own: no drawing is shared.
-    static func draw(fileAt path: String, appearance: Appearance,
+    static func draw(fileAt path: FileSystemPath, appearance: Appearance,
                      worker: some DecoderWorkers) async throws(FontSpecimenError) -> FontSpecimen {
         let cancelled = Locked(false)
         let result = await withTaskCancellationHandler {
@@ -67,7 +67,7 @@ extension FontSpecimen {
     }
 
     /// The request and its reply, blocking.
-    static func drawNow(fileAt path: String, appearance: Appearance,
+    static func drawNow(fileAt path: FileSystemPath, appearance: Appearance,
                         worker: some DecoderWorkers) throws(FontSpecimenError) -> FontSpecimen {
         let fd: Int32
         do { fd = try WorkerInput.open(path) } catch { throw .unreadable(error.reason) }

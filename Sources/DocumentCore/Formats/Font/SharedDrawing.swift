@@ -8,7 +8,7 @@ import Foundation
 final class SharedDrawing: Sendable {
     typealias Outcome = Result<FontSpecimen, FontSpecimenError>
 
-    let path: String
+    let path: FileSystemPath
     let appearance: FontSpecimen.Appearance
 
     private struct State {
@@ -30,7 +30,7 @@ final class SharedDrawing: Sendable {
 
     /// Starts the drawing on the fonts' queue. Made with the table's lock held, so that its end
     /// (`finished`) finds it in the table.
-    private init(path: String, appearance: FontSpecimen.Appearance, isAhead: Bool) {
+    private init(path: FileSystemPath, appearance: FontSpecimen.Appearance, isAhead: Bool) {
         self.path = path
         self.appearance = appearance
         let state = Locked(State(waiters: isAhead ? 0 : 1, isAhead: isAhead))
@@ -55,7 +55,7 @@ final class SharedDrawing: Sendable {
 
     /// The drawing of `path` at `appearance`: the one under way or drawn ahead, else a new one.
     /// A drawing ahead of the same file at another appearance will not be taken: it is let go.
-    static func join(_ path: String, _ appearance: FontSpecimen.Appearance) -> SharedDrawing {
+    static func join(_ path: FileSystemPath, _ appearance: FontSpecimen.Appearance) -> SharedDrawing {
         table.withLock { drawings in
             for other in drawings where other.path == path && other.appearance != appearance {
                 other.letGoAhead(in: &drawings)
@@ -80,7 +80,7 @@ final class SharedDrawing: Sendable {
 
     /// Starts drawing `path` at `appearance` for whoever asks next, unless it is under way; an
     /// earlier drawing ahead is let go.
-    static func ahead(_ path: String, _ appearance: FontSpecimen.Appearance) {
+    static func ahead(_ path: FileSystemPath, _ appearance: FontSpecimen.Appearance) {
         table.withLock { drawings in
             for other in drawings where !(other.path == path && other.appearance == appearance) {
                 other.letGoAhead(in: &drawings)
@@ -94,14 +94,14 @@ final class SharedDrawing: Sendable {
     }
 
     /// Lets go of the drawings ahead of `path` nobody took.
-    static func dropAhead(_ path: String) {
+    static func dropAhead(_ path: FileSystemPath) {
         table.withLock { drawings in
             for other in drawings where other.path == path { other.letGoAhead(in: &drawings) }
         }
     }
 
     /// How many askers wait for drawings of `path` (for tests).
-    static func waiters(for path: String) -> Int {
+    static func waiters(for path: FileSystemPath) -> Int {
         table.withLock { drawings in
             drawings.filter { $0.path == path }.reduce(0) { sum, drawing in sum + drawing.state.withLock { $0.waiters } }
         }

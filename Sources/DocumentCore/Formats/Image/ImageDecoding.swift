@@ -34,7 +34,7 @@ package enum ImageDecoding {
 
     /// Decodes the image at `path` (of type `type`) at `size`, off the calling thread; an
     /// animation gives its frames unless `still` (then its first).
-    package static func decode(_ path: String, type: DocumentType, size: Size,
+    package static func decode(_ path: FileSystemPath, type: DocumentType, size: Size,
                               still: Bool = false) async -> Result<DecodedImage, ImageDecodingError> {
         // Cancelled (its page went: arrow keys held through a folder), a decode still waiting
         // for one of the two workers is dropped rather than hold one for up to 15 s.
@@ -45,9 +45,19 @@ package enum ImageDecoding {
         }
     }
 
+    /// The file at `path`, opened for a decoder; the caller closes it.
+    private static func openInput(_ path: FileSystemPath) throws(ImageDecodingError) -> Int32 {
+        do { return try WorkerInput.open(path) } catch {
+            switch error {
+            case .unreadable(let reason): throw .unreadable(reason)
+            case .notRegularFile: throw .unrecognised
+            }
+        }
+    }
+
     /// `decode(_:type:size:still:)` on the calling thread, which it blocks until the worker
     /// answers (never the main thread); dropped unsent, with `.cancelled`, once `cancellation` is set.
-    package static func decodeNow(_ path: String, type: DocumentType, size: Size, still: Bool = false,
+    package static func decodeNow(_ path: FileSystemPath, type: DocumentType, size: Size, still: Bool = false,
                                  cancellation: Cancellation? = nil) throws(ImageDecodingError) -> DecodedImage {
         var request = ImageDecoder.Request()
         switch size {
@@ -61,17 +71,18 @@ package enum ImageDecoding {
         let isJPEG = type.conforms(to: .jpeg)
         if !isJPEG && GlycinFormats.decodeInCaller(type) {
             // GdkPixbuf gives the file to glycin's sandboxed loaders, and to no other (see GlycinFormats).
-            let (reply, fd) = ImageDecoder.decode(path: path, request)
+            // A name that is not UTF-8 is reached through its open descriptor.
+            guard let name = path.string else {
+                let input = try openInput(path)
+                defer { close(input) }
+                let (reply, fd) = ImageDecoder.decode(path: "/proc/self/fd/\(input)", request)
+                return try image(from: reply, fd: fd)
+            }
+            let (reply, fd) = ImageDecoder.decode(path: name, request)
             return try image(from: reply, fd: fd)
         }
         request.jpegThroughLibjpeg = DecoderWorker.pixbufDecodesThroughGlycin && isJPEG
-        let fd: Int32
-        do { fd = try WorkerInput.open(path) } catch {
-            switch error {
-            case .unreadable(let reason): throw .unreadable(reason)
-            case .notRegularFile: throw .unrecognised
-            }
-        }
+        let fd = try openInput(path)
         defer { close(fd) }
         let output = try PreviewWorkers.current.perform(.image(request.options), input: fd, cancellation: cancellation,
                                                         failing: error)

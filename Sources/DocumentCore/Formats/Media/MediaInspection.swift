@@ -22,13 +22,13 @@ package enum MediaInspection {
     package static var hasRegistry: Bool { GStreamerRegistry.exists }
 
     /// Inspects the media file at `path` in a decoder worker, off the calling thread.
-    package static func inspect(_ path: String) async -> Result<MediaDetails, MediaError> {
+    package static func inspect(_ path: FileSystemPath) async -> Result<MediaDetails, MediaError> {
         await blockingWork { Result { () throws(MediaError) -> MediaDetails in try inspectNow(path) } }
     }
 
     /// `inspect(_:)` on the calling thread, which it blocks until the worker answers (never
     /// the main thread).
-    package static func inspectNow(_ path: String, workers: DecoderWorkerPool = PreviewWorkers.current) throws(MediaError) -> MediaDetails {
+    package static func inspectNow(_ path: FileSystemPath, workers: DecoderWorkerPool = PreviewWorkers.current) throws(MediaError) -> MediaDetails {
         // The first time GStreamer is used at all, the registry is made here, as playback needs.
         if !GStreamerRegistry.exists { try MediaPlayback.load() }
         let fd: Int32

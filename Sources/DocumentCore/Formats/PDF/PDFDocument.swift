@@ -41,12 +41,12 @@ package final class PDFDocument: Sendable {
 
     /// Opens the PDF at `path` in one of the previewer's workers (`PreviewWorkers`): its page
     /// count and sizes. Blocking.
-    package static func open(_ path: String) throws(PDFError) -> PDFDocument {
+    package static func open(_ path: FileSystemPath) throws(PDFError) -> PDFDocument {
         try open(path, workers: PreviewWorkers.current)
     }
 
     /// Opens the PDF at `path` in one of `workers`, which draw its pages after. Blocking.
-    package static func open(_ path: String, workers: DecoderWorkerPool) throws(PDFError) -> PDFDocument {
+    package static func open(_ path: FileSystemPath, workers: DecoderWorkerPool) throws(PDFError) -> PDFDocument {
         let fd: Int32
         do { fd = try WorkerInput.open(path) } catch {
             switch error {

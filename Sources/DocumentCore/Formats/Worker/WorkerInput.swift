@@ -21,7 +21,12 @@ enum WorkerInput {
 
     /// The open descriptor of the regular file at `path`; the caller closes it.
     static func open(_ path: String) throws(Refusal) -> Int32 {
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        try open(FileSystemPath(path))
+    }
+
+    /// The open descriptor of the regular file at `path`, whose bytes need not be UTF-8.
+    static func open(_ path: FileSystemPath) throws(Refusal) -> Int32 {
+        let fd = path.withCString { Foundation.open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {

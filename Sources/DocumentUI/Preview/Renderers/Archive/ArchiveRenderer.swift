@@ -29,7 +29,7 @@ package final class ArchiveRenderer: PreviewRenderer {
     private let note: WidgetPointer
     private var listing: ArchiveListing?
     private var virtualTable: VirtualTable?
-    private var archivePath = ""
+    private var archivePath: FileSystemPath = ""
     private var isRaw = false
     private var title = ""
     private var nested: PreviewPage?
@@ -95,7 +95,7 @@ package final class ArchiveRenderer: PreviewRenderer {
     }
 
     package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
-        let path = preparation.url.path, type = preparation.type
+        let path = preparation.url.rawPath, type = preparation.type
         return Prepared(listing: await blockingWork { read(path, type: type) })
     }
 
@@ -104,7 +104,7 @@ package final class ArchiveRenderer: PreviewRenderer {
     }
 
     package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
-        archivePath = item.url.path
+        archivePath = item.url.rawPath
         title = item.displayTitle
         isRaw = Self.compressedFileTypes.contains(type.identifier)
         let read: Result<ArchiveListing, PreviewError>
@@ -121,7 +121,7 @@ package final class ArchiveRenderer: PreviewRenderer {
     }
 
     /// The listing of the archive at `path`, by a decoder worker. Blocking: off the main thread.
-    nonisolated static func read(_ path: String, type: DocumentType) -> Result<ArchiveListing, PreviewError> {
+    nonisolated static func read(_ path: FileSystemPath, type: DocumentType) -> Result<ArchiveListing, PreviewError> {
         ArchiveListing.read(path, raw: compressedFileTypes.contains(type.identifier)).mapError { PreviewError($0.description) }
     }
 

@@ -32,8 +32,8 @@ package final class FolderRenderer: PreviewRenderer {
     }
 
     package func load(_ item: PreviewItem, type: DocumentType) async throws {
-        let path = item.url.path
-        let (measured, info) = await Task.detached { (FolderSummary.measure(path), try? ItemInfo.inspect(path)) }.value
+        let url = item.url
+        let (measured, info) = await Task.detached { (FolderSummary.measure(url.rawPath), try? ItemInfo.inspect(url)) }.value
         show(try measured.get(), info: info, of: item, type: type)
         shown = (item, type)
         isCountFresh = true
@@ -55,9 +55,9 @@ package final class FolderRenderer: PreviewRenderer {
         guard let shown, !isCounting, !isCountFresh else { return }
         isCounting = true
         isCountFresh = true
-        let path = shown.item.url.path
+        let url = shown.item.url
         Task { @MainActor [weak self] in
-            let (measured, info) = await Task.detached { (FolderSummary.measure(path), try? ItemInfo.inspect(path)) }.value
+            let (measured, info) = await Task.detached { (FolderSummary.measure(url.rawPath), try? ItemInfo.inspect(url)) }.value
             guard let self else { return }
             self.isCounting = false
             if case .success(let summary) = measured { self.show(summary, info: info, of: shown.item, type: shown.type) }

@@ -23,9 +23,9 @@ struct FolderSummary: Sendable, Equatable {
     static let timeLimit: Duration = .seconds(2)
 
     /// Walks the folder at `path` (blocking: call it off the main thread).
-    static func measure(_ path: String, entryLimit: Int = entryLimit, timeLimit: Duration = timeLimit) -> Result<FolderSummary, PreviewError> {
+    static func measure(_ path: FileSystemPath, entryLimit: Int = entryLimit, timeLimit: Duration = timeLimit) -> Result<FolderSummary, PreviewError> {
         var root = stat()
-        guard stat(path, &root) == 0 else {
+        guard path.withCString({ stat($0, &root) }) == 0 else {
             return .failure(PreviewError(tr("The folder could not be read: %s", String(cString: strerror(errno)))))
         }
         var summary = FolderSummary()
@@ -38,8 +38,8 @@ struct FolderSummary: Sendable, Equatable {
             let folder = queue[next]
             next += 1
             defer { isRoot = false }
-            let descriptor = isRoot ? open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                                    : open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let flags = isRoot ? O_RDONLY | O_DIRECTORY | O_CLOEXEC : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+            let descriptor = folder.withCString { open($0, flags) }
             guard descriptor >= 0, let directory = fdopendir(descriptor) else {
                 if descriptor >= 0 { close(descriptor) }
                 if isRoot {
@@ -68,10 +68,11 @@ struct FolderSummary: Sendable, Equatable {
                     case S_IFREG:
                         summary.totalSize += Int64(status.st_size)
                     case S_IFDIR where status.st_dev == root.st_dev:
-                        let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                            String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+                        // A name's bytes, which need not be UTF-8.
+                        let name = withUnsafePointer(to: &entry.pointee.d_name) { name in
+                            UnsafeRawBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)))
                         }
-                        queue.append(folder + "/" + name)
+                        queue.append(FileSystemPath(bytes: folder.bytes + [UInt8(ascii: "/")] + name))
                     default:
                         break  // links, devices, other file systems: counted, not entered
                     }

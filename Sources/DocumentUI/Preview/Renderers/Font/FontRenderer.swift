@@ -22,7 +22,7 @@ package final class FontRenderer: PreviewRenderer {
     /// The GtkWidget `view` wraps.
     let rootView: WidgetPointer
     private let column: WidgetPointer
-    private var path = ""
+    private var path: FileSystemPath = ""
     /// A picture per line of the specimen, in its order, with the text it shows.
     private(set) var lines: [(text: String, picture: WidgetPointer)] = []
     private var pictures: [WidgetPointer] { lines.map(\.picture) }
@@ -50,13 +50,13 @@ package final class FontRenderer: PreviewRenderer {
 
     /// A specimen drawn ahead in the decoder worker, which `FontSpecimen.draw` joins.
     struct Prepared: Sendable {
-        let path: String
+        let path: FileSystemPath
     }
 
     /// Draws the specimen ahead for the window about to be made, once its measures are known;
     /// until they are, the worker readies its font libraries on the file.
     package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
-        let path = preparation.url.path
+        let path = preparation.url.rawPath
         if !preparation.canMeasureWindow { FontSpecimen.warm(fileAt: path) }
         guard let appearance = await preparation.measureWindow({ appearanceInNewWindow() }) else { return nil }
         FontSpecimen.drawAhead(fileAt: path, appearance: appearance)
@@ -80,7 +80,7 @@ package final class FontRenderer: PreviewRenderer {
     }
 
     package func load(_ item: PreviewItem, type: DocumentType) async throws {
-        path = item.url.path
+        path = item.url.rawPath
         // A specimen drawn ahead for this appearance (`prepare`) is taken, not drawn again.
         let appearance = Self.appearance(of: rootView, width: fittingWidth)
         let specimen: FontSpecimen

@@ -64,7 +64,7 @@ package final class HTMLRenderer: PreviewRenderer {
     /// WebKitGTK is opened with `dlopen`, once the process may load libraries.
     package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         await preparation.librariesMayLoad()
-        return Prepared(page: await readLoadingWebKit(preparation.url.path))
+        return Prepared(page: await readLoadingWebKit(preparation.url.rawPath))
     }
 
     package func load(_ item: PreviewItem, type: DocumentType) async throws {
@@ -72,7 +72,7 @@ package final class HTMLRenderer: PreviewRenderer {
     }
 
     package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
-        let path = item.url.path
+        let path = item.url.rawPath
         let read: Result<Page, PreviewError>
         if let prepared = await prepared?.value as? Prepared {
             read = prepared.page
@@ -105,7 +105,7 @@ package final class HTMLRenderer: PreviewRenderer {
 
     /// Reads the page at `path` while WebKitGTK loads (the first time; it takes a while), both
     /// off the main thread. The previewer service does it for its first item as it starts.
-    nonisolated static func readLoadingWebKit(_ path: String) async -> Result<Page, PreviewError> {
+    nonisolated static func readLoadingWebKit(_ path: FileSystemPath) async -> Result<Page, PreviewError> {
         async let webKit = loadWebKit()
         let page = read(path)
         let loaded = await webKit
@@ -121,8 +121,8 @@ package final class HTMLRenderer: PreviewRenderer {
         return .success(())
     }
 
-    private nonisolated static func read(_ path: String) -> Result<Page, PreviewError> {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+    private nonisolated static func read(_ path: FileSystemPath) -> Result<Page, PreviewError> {
+        guard let handle = FileHandle(forReadingAt: path) else {
             return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
         }
         defer { try? handle.close() }

@@ -9,7 +9,7 @@ extension ImageRenderer: PrintableRenderer {
 
     static func printablePages(for item: PreviewItem, type: DocumentType) async throws -> any PrintablePages {
         let pixels: ImagePixels
-        switch await ImageDecoding.decode(item.url.path, type: type, size: .fitting(printEdge), still: true) {
+        switch await ImageDecoding.decode(item.url.rawPath, type: type, size: .fitting(printEdge), still: true) {
         case .failure(let error): throw PreviewError(error.description)
         case .success(.animation(let frames)): pixels = frames.frames[0]  // not asked for, but the first frame it is
         case .success(.still(let image)): pixels = image.pixels

@@ -31,7 +31,7 @@ package final class ImageRenderer: PreviewRenderer {
     private var paintable: ObjectReference?
     private var scale: Double?  // nil: fit the window
     private var animation: Task<Void, Never>?
-    private var path: String?
+    private var path: FileSystemPath?
     private var type: DocumentType?
     /// The image's own size and the long side of what was decoded.
     private var fullSize: (width: Int32, height: Int32) = (0, 0)
@@ -63,7 +63,7 @@ package final class ImageRenderer: PreviewRenderer {
 
     package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
         let edge = fittingEdge(width: preparation.windowWidth, height: preparation.windowHeight, scale: preparation.scale)
-        let decoded = await ImageDecoding.decode(preparation.url.path, type: preparation.type, size: .fitting(edge))
+        let decoded = await ImageDecoding.decode(preparation.url.rawPath, type: preparation.type, size: .fitting(edge))
         return Prepared(edge: edge, decoded: decoded)
     }
 
@@ -72,7 +72,7 @@ package final class ImageRenderer: PreviewRenderer {
     }
 
     package func load(_ item: PreviewItem, type: DocumentType, prepared: PreparedPreview?) async throws {
-        let path = item.url.path
+        let path = item.url.rawPath
         self.path = path
         self.type = type
         let edge = fittingEdge

@@ -21,8 +21,8 @@ package final class InfoRenderer: PreviewRenderer {
     }
 
     package func load(_ item: PreviewItem, type: DocumentType) async throws {
-        let path = item.url.path
-        let info = await Task.detached { try? ItemInfo.inspect(path) }.value
+        let url = item.url
+        let info = await Task.detached { try? ItemInfo.inspect(url) }.value
         let page = OpaquePointer(rootView)
         let names = type.iconNames
         var icon = gtk_icon_theme_get_for_display(gdk_display_get_default())

@@ -38,7 +38,7 @@ package struct MarkdownDocument: Sendable {
     /// Reads, parses and prepares the file at `url`, with its local pictures decoded unless
     /// `withPictures` is false (printing: WebKit draws them from the file).
     package static func load(_ url: URL, withPictures: Bool = true) throws(PreviewError) -> MarkdownDocument {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        guard let handle = FileHandle(forReadingAt: url.rawPath) else {
             throw PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno))))
         }
         defer { try? handle.close() }
@@ -62,7 +62,7 @@ package struct MarkdownDocument: Sendable {
         blocks = Self.prepare(tree.content, MarkdownMarkup(base: base))
         images = [:]
         for picture in Self.localImages(blocks).prefix(withPictures ? Self.imageLimit : 0) where images[picture] == nil {
-            if let pixels = Self.decodeImage(picture.path) { images[picture] = pixels }
+            if let pixels = Self.decodeImage(picture.rawPath) { images[picture] = pixels }
         }
         self.truncatedSize = truncatedSize
     }
@@ -118,8 +118,8 @@ package struct MarkdownDocument: Sendable {
 
     /// An image decoded no wider than `imageWidth` (its first frame), in a decoder worker; nil
     /// when it is not an image, is a decompression bomb, or cannot be decoded.
-    private static func decodeImage(_ path: String) -> ImagePixels? {
-        switch try? ImageDecoding.decodeNow(path, type: DocumentType(fileName: path), size: .width(imageWidth), still: true) {
+    private static func decodeImage(_ path: FileSystemPath) -> ImagePixels? {
+        switch try? ImageDecoding.decodeNow(path, type: DocumentType(fileName: path.nameForMatching), size: .width(imageWidth), still: true) {
         case .still(let image): image.pixels
         case .animation(let frames): frames.frames.first
         case nil: nil

@@ -77,7 +77,7 @@ package final class MediaRenderer: PreviewRenderer {
         // A video's stream opens while the worker still inspects: its first frame is the page's
         // content. An audio page shows once the worker has answered; its stream opens after.
         var early: ObjectReference?
-        if type.conforms(to: .movie) { early = try await openStream(item.url.path, after: loading) }
+        if type.conforms(to: .movie) { early = try await openStream(item.url.rawPath, after: loading) }
         let details: MediaDetails
         do {
             details = try await inspected.get()
@@ -89,12 +89,12 @@ package final class MediaRenderer: PreviewRenderer {
         guard details.hasVideo else {
             showAudio(details, type: type, title: item.displayTitle)
             setAccessibleName(rootView, tr("Audio %s", item.displayTitle))
-            prepareAfterShowing(item.url.path, opened: early, after: loading)
+            prepareAfterShowing(item.url.rawPath, opened: early, after: loading)
             return
         }
         let stream: ObjectReference
         do {
-            if let early { stream = early } else { stream = try await openStream(item.url.path, after: loading) }
+            if let early { stream = early } else { stream = try await openStream(item.url.rawPath, after: loading) }
             try await Self.waitUntilPrepared(stream)
         } catch {
             closeStream()
@@ -121,13 +121,13 @@ package final class MediaRenderer: PreviewRenderer {
 
     /// The file's stream (the one opened ahead for it, or a new one once GStreamer is loaded),
     /// given to the controls.
-    private func openStream(_ path: String, after loading: Task<Result<Void, MediaError>, Never>) async throws(PreviewError) -> ObjectReference {
+    private func openStream(_ path: FileSystemPath, after loading: Task<Result<Void, MediaError>, Never>) async throws(PreviewError) -> ObjectReference {
         if case .failure(let error) = await loading.value { throw PreviewError(error.description) }
         let stream: ObjectReference
         if let ahead = streamAhead?.take() {
             stream = ahead
         } else {
-            guard let file = gtk_media_file_new_for_filename(path) else { throw PreviewError(tr("The media file could not be opened.")) }
+            guard let file = path.withCString(gtk_media_file_new_for_filename) else { throw PreviewError(tr("The media file could not be opened.")) }
             stream = ObjectReference(adopting: UnsafeMutableRawPointer(file))
             StageTrace.mark("media stream opened")
         }
@@ -157,9 +157,9 @@ package final class MediaRenderer: PreviewRenderer {
         /// Opens the stream of the video at `path` now, when GStreamer is loaded and the page
         /// has not taken it: GStreamer prepares it on its own threads while the main thread goes
         /// on with the window and the page, which would open it only once made.
-        func open(_ path: String) {
+        func open(_ path: FileSystemPath) {
             guard MediaPlayback.isLoaded, !isClosed, opened == nil,
-                  let file = gtk_media_file_new_for_filename(path) else { return }
+                  let file = path.withCString(gtk_media_file_new_for_filename) else { return }
             opened = ObjectReference(adopting: UnsafeMutableRawPointer(file))
             StageTrace.mark("media stream opened ahead")
         }
@@ -181,7 +181,7 @@ package final class MediaRenderer: PreviewRenderer {
     /// playback, once libraries may be opened. Then a video's stream opens on the main thread
     /// at its next turn, unless the page has taken it already (and opens its own).
     package nonisolated static func prepare(_ preparation: PreviewPreparation) async -> (any Sendable)? {
-        let path = preparation.url.path
+        let path = preparation.url.rawPath
         let isVideo = preparation.type.conforms(to: .movie)
         let streamAhead = StreamAhead()
         Task.detached(priority: .userInitiated) {
@@ -213,7 +213,7 @@ package final class MediaRenderer: PreviewRenderer {
     /// The audio page is shown before GtkMediaFile's pipeline has prerolled (slow on a cold
     /// start, and the worker already has the tags and the cover): the stream opens and the
     /// controls wait for it; a stream that cannot play says so under them.
-    private func prepareAfterShowing(_ path: String, opened: ObjectReference?, after loading: Task<Result<Void, MediaError>, Never>) {
+    private func prepareAfterShowing(_ path: FileSystemPath, opened: ObjectReference?, after loading: Task<Result<Void, MediaError>, Never>) {
         gtk_widget_set_sensitive(controls, 0)
         preparing = Task { [weak self] in
             do throws(PreviewError) {
@@ -266,7 +266,7 @@ package final class MediaRenderer: PreviewRenderer {
     /// What the decoder worker found in the file at `url` (or began to find before the page).
     private nonisolated static func inspect(_ url: URL, prepared: Prepared?) async -> Result<MediaDetails, MediaError> {
         if let prepared { return await prepared.inspection.value }
-        return await MediaInspection.inspect(url.path)
+        return await MediaInspection.inspect(url.rawPath)
     }
 
     /// Shows errors the stream reports once it plays (a file damaged past its start) under the controls.

@@ -26,7 +26,7 @@ final class PDFPages: PrintablePages {
 
     /// Opens the document at `url` in the PDF worker, off the main thread.
     init(_ url: URL) async throws(PreviewError) {
-        let path = url.path
+        let path = url.rawPath
         let opened = await blockingWork { Result { () throws(PDFError) -> PDFDocument in try PDFDocument.open(path) } }
         switch opened {
         case .success(let document): self.document = document

@@ -150,7 +150,7 @@ package final class PDFRenderer: PreviewRenderer {
     /// Opens the document at `url` in a decoder worker and draws its first page `firstPageWidth`
     /// pixels wide; waits on one of Dispatch's threads, never the main one.
     nonisolated static func open(_ url: URL, firstPageWidth: Int32) async -> Result<Opened, PreviewError> {
-        let path = url.path
+        let path = url.rawPath
         return await blockingWork { () -> Result<Opened, PreviewError> in
             do throws(PDFError) {
                 let document = try PDFDocument.open(path)

@@ -62,12 +62,12 @@ package final class DelimitedTable: Sendable {
     // MARK: Reading
 
     /// Reads and parses the file at `path`; `separator` nil guesses it from the first line.
-    package static func load(_ path: String, separator: UInt8?) throws(PreviewError) -> DelimitedTable {
+    package static func load(_ path: FileSystemPath, separator: UInt8?) throws(PreviewError) -> DelimitedTable {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            data = try Data(mappingFileAt: path)
         } catch {
-            throw PreviewError(tr("The file could not be read: %s", error.localizedDescription))
+            throw PreviewError(tr("The file could not be read: %s", String(cString: strerror(error.code.rawValue))))
         }
         let (text, isCut) = utf8(data)
         var table = text.withUnsafeBytes { raw in

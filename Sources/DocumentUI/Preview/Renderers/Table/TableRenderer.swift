@@ -33,7 +33,7 @@ package final class TableRenderer: PreviewRenderer {
     }
 
     package func load(_ item: PreviewItem, type: DocumentType) async throws {
-        let path = item.url.path
+        let path = item.url.rawPath
         let separator: UInt8? = type.conforms(to: .tsv) ? UInt8(ascii: "\t") : nil
         let loaded = await Task.detached { () -> Result<DelimitedTable, PreviewError> in
             do throws(PreviewError) { return .success(try DelimitedTable.load(path, separator: separator)) } catch {

@@ -242,7 +242,7 @@ package final class TextRenderer: PreviewRenderer {
     /// Reads the start of the file at `url` (`limit` bytes at most) and guesses its language,
     /// off the main thread.
     nonisolated static func read(_ url: URL, type: DocumentType, limit: Int = limit) -> Result<Read, PreviewError> {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        guard let handle = FileHandle(forReadingAt: url.rawPath) else {
             return .failure(PreviewError(tr("The file could not be read: %s", String(cString: strerror(errno)))))
         }
         defer { try? handle.close() }
@@ -255,7 +255,7 @@ package final class TextRenderer: PreviewRenderer {
                                  language: nil, isBinary: true))
         }
         return .success(Read(text: decoded.text, encoding: decoded.encoding, bytes: data, size: size,
-                             language: guessLanguage(url.lastPathComponent, type.identifier)))
+                             language: guessLanguage(url.rawPath.nameForMatching, type.identifier)))
     }
 
     /// The language manager the languages are guessed with. Guessing reads the header of
