@@ -195,6 +195,13 @@ final class ExternalThumbnailerTests: XCTestCase {
             let comic = try folder.write("comic.cbz", bytes: SampleFiles.zip(entries: [("page1.png", SampleFiles.png)]))
             let document = try generator.thumbnail(of: comic, size: .normal)
             XCTAssertEqual(document.thumbnailer, "evince")
+            // A gzipped PDF: evince tells it by its whole extension, which the sandbox keeps.
+            let plain = folder.url.appendingPathComponent("paper.pdf")
+            try FileManager.default.copyItem(at: samples.appendingPathComponent("document.pdf"), to: plain)
+            OtherProgram.output(of: ["/usr/bin/gzip", plain.path])
+            let compressed = folder.url.appendingPathComponent("paper.pdf.gz")
+            let paper = try generator.thumbnail(of: compressed, size: .normal)
+            XCTAssertEqual(paper.thumbnailer, "evince")
         }
     }
 

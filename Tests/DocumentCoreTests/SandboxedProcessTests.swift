@@ -41,17 +41,48 @@ final class SandboxedProcessTests: XCTestCase {
         try Data("untrusted".utf8).write(to: input)
         let output = folder.url.appendingPathComponent("output")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let paths = Sandbox.paths(input: input.path, outputFolder: output.path, outputName: "report")
+        let paths = Sandbox.paths(input: input.rawPath, outputFolder: output.path, outputName: "report")
         let script = """
             grep '^CapEff' /proc/self/status > \(paths.output)
             ( echo x > /planted ) 2>/dev/null && echo root-writable >> \(paths.output)
             ( echo x >> \(paths.input) ) 2>/dev/null && echo input-writable >> \(paths.output)
             echo x > /tmp/scratch && echo tmp-writable >> \(paths.output)
             """
-        let command = Sandbox.wrap(["sh", "-c", script], input: input.path, outputFolder: output.path, paths: paths)
-        XCTAssertEqual(SandboxedProcess(arguments: command).run(timeout: .seconds(60)), .exited(0, errors: ""))
+        let command = Sandbox.wrap(["sh", "-c", script], outputFolder: output.path, paths: paths)
+        let fd = try XCTUnwrap(FileHandle(forReadingAt: input.rawPath))
+        XCTAssertEqual(SandboxedProcess(arguments: command, input: fd.fileDescriptor).run(timeout: .seconds(60)), .exited(0, errors: ""))
         let report = try String(contentsOf: output.appendingPathComponent("report"), encoding: .utf8)
         XCTAssertEqual(report, "CapEff:\t0000000000000000\ntmp-writable\n")
         XCTAssertEqual(try String(contentsOf: input, encoding: .utf8), "untrusted")
+    }
+
+    /// The helper reads the file that was opened, on its inherited descriptor: a name that is
+    /// not UTF-8 reaches it, and a compressed document keeps its whole extension.
+    func testAHelperReadsTheOpenedFileWhateverItsNameAndKeepsACompressedDocumentsExtension() throws {
+        let folder = try TemporaryFolder()
+        let name: [UInt8] = Array("r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9] + Array(".pdf.gz".utf8)
+        let input = FileSystemPath(bytes: folder.url.rawPath.bytes + [UInt8(ascii: "/")] + name)
+        let made = input.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        XCTAssertGreaterThanOrEqual(made, 0)
+        XCTAssertEqual(write(made, "compressed", 10), 10)
+        close(made)
+        let output = folder.url.appendingPathComponent("output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+
+        let paths = Sandbox.paths(input: input, outputFolder: output.path, outputName: "copy")
+        XCTAssertEqual(paths.input, Sandbox.isAvailable ? "/tmp/dossier-input.pdf.gz" : "/proc/self/fd/3")
+        let command = Sandbox.wrap(["sh", "-c", #"cat "$0" > "$1""#, paths.input, paths.output], outputFolder: output.path, paths: paths)
+        let file = try XCTUnwrap(FileHandle(forReadingAt: input))
+        XCTAssertEqual(SandboxedProcess(arguments: command, input: file.fileDescriptor).run(timeout: .seconds(60)), .exited(0, errors: ""))
+        XCTAssertEqual(try String(contentsOf: output.appendingPathComponent("copy"), encoding: .utf8), "compressed")
+    }
+
+    func testTheInputsExtensionKeepsACompressedDocumentsOwn() {
+        XCTAssertEqual(Sandbox.inputExtension(of: "paper.pdf.gz"), "pdf.gz")
+        XCTAssertEqual(Sandbox.inputExtension(of: "backup.tar.xz"), "tar.xz")
+        XCTAssertEqual(Sandbox.inputExtension(of: "notes.gz"), "gz")
+        XCTAssertEqual(Sandbox.inputExtension(of: "photo.JPG"), "JPG")
+        XCTAssertEqual(Sandbox.inputExtension(of: "Makefile"), "")
+        XCTAssertEqual(Sandbox.inputExtension(of: "odd.pdf one.gz"), "gz", "only a plain word is an extension")
     }
 }

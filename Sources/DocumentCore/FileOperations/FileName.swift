@@ -24,7 +24,7 @@ enum FileName {
 
     /// Extensions that sit in front of a compression extension and belong to it (`.tar.gz`).
     private static let innerExtensions: Set<String> = ["tar"]
-    private static let compressionExtensions: Set<String> = [
+    static let compressionExtensions: Set<String> = [
         "gz", "bz2", "xz", "zst", "lz", "lzma", "lzo", "z", "br", "lz4", "sz",
     ]
 

@@ -78,13 +78,18 @@ package struct ExternalPreviewer: Sendable, Hashable {
         } catch {
             throw .failed(previewer: name, reason: error.localizedDescription)
         }
-        let paths = Sandbox.paths(input: input.path, outputFolder: folder.path, outputName: outputName)
+        let opened: Int32
+        do { opened = try WorkerInput.open(input.rawPath) } catch {
+            throw .failed(previewer: name, reason: error.reason)
+        }
+        defer { close(opened) }
+        let paths = Sandbox.paths(input: input.rawPath, outputFolder: folder.path, outputName: outputName)
         let uri = Sandbox.isAvailable ? takeString(g_filename_to_uri(paths.input, nil, nil)) ?? "" : input.absoluteString
         guard let command = Sandbox.expand(exec, input: paths.input, uri: uri, output: paths.output, size: 0) else {
             throw .failed(previewer: name, reason: tr("its Exec line cannot be read"))
         }
-        let arguments = Sandbox.wrap(command, input: input.path, outputFolder: folder.path, paths: paths)
-        switch SandboxedProcess(arguments: arguments).run(timeout: timeout, cancellation: cancellation) {
+        let arguments = Sandbox.wrap(command, outputFolder: folder.path, paths: paths)
+        switch SandboxedProcess(arguments: arguments, input: opened).run(timeout: timeout, cancellation: cancellation) {
         case .timedOut:
             throw .timedOut(previewer: name, seconds: Int(timeout.components.seconds))
         case .cancelled:

@@ -19,18 +19,42 @@ package enum Sandbox {
         package let output: String
     }
 
-    /// The paths the helper sees for `input` and the private `outputFolder`.
-    package static func paths(input: String, outputFolder: String, outputName: String) -> Paths {
-        guard isAvailable else { return Paths(input: input, output: outputFolder + "/" + outputName) }
-        let ext = (input as NSString).pathExtension
+    /// The descriptor a helper inherits its input on (`SandboxedProcess(arguments:input:)`).
+    package static let inputDescriptor: Int32 = 3
+
+    /// The paths the helper sees for `input` and the private `outputFolder`. Under bubblewrap
+    /// the input is at a fixed name with the input's extension, a compressed one whole
+    /// (`.pdf.gz`: thumbnailers tell a document by it). Unconfined, the helper is given the real
+    /// path; for a name that is not UTF-8, which an argument cannot carry, the descriptor it
+    /// inherits (`/proc/self/fd/3`).
+    package static func paths(input: FileSystemPath, outputFolder: String, outputName: String) -> Paths {
+        guard isAvailable else {
+            return Paths(input: input.string ?? "/proc/self/fd/\(inputDescriptor)", output: outputFolder + "/" + outputName)
+        }
+        let ext = inputExtension(of: input.nameForMatching)
         return Paths(input: "/tmp/dossier-input" + (ext.isEmpty ? "" : "." + ext), output: "/tmp/dossier-output/" + outputName)
+    }
+
+    /// The extension a helper is shown: the last one, or a document's with its compression's
+    /// (`pdf.gz`, `tar.xz`).
+    package static func inputExtension(of name: String) -> String {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).dropFirst()
+        guard let last = parts.last, !last.isEmpty else { return "" }
+        guard parts.count >= 2, FileName.compressionExtensions.contains(last.lowercased()) else { return String(last) }
+        let inner = parts[parts.index(before: parts.endIndex - 1)]
+        guard (1...8).contains(inner.count), inner.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            return String(last)
+        }
+        return inner + "." + last
     }
 
     /// The full command: `command` wrapped in bubblewrap when it is available.
     /// `readOnly` names more system folders the helper needs (LibreOffice its /etc/libreoffice).
     /// A helper named by an absolute path outside /usr (an app run from its build folder, as
     /// `meson devenv` runs them) also sees its own folder and the Swift runtime's, read-only.
-    package static func wrap(_ command: [String], input: String, outputFolder: String, paths: Paths,
+    /// The input is the descriptor the helper inherits (`inputDescriptor`), bound read-only at
+    /// `paths.input`: the file that was opened, whatever its name's bytes.
+    package static func wrap(_ command: [String], outputFolder: String, paths: Paths,
                             readOnly: [String] = []) -> [String] {
         guard isAvailable else { return command }
         // The program's folders after /tmp's tmpfs, which would hide one under /tmp.
@@ -43,7 +67,7 @@ package enum Sandbox {
                 "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
                 "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
                 "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-                "--ro-bind", input, paths.input,
+                "--ro-bind-fd", String(inputDescriptor), paths.input,
                 "--bind", outputFolder, "/tmp/dossier-output"] + programFolders + [
                 "--chdir", "/", "--setenv", "GIO_USE_VFS", "local", "--setenv", "HOME", "/tmp",
                 "--setenv", "TMPDIR", "/tmp",

@@ -17,7 +17,8 @@ package final class CancellationFlag: Sendable {
     package var isCancelled: Bool { flag.load(ordering: .relaxed) }
 }
 
-/// Runs a helper program (an external thumbnailer) in its own process group, with no input,
+/// Runs a helper program (an external thumbnailer) in its own process group, with nothing on
+/// its standard input and the file it reads, if any, on descriptor `Sandbox.inputDescriptor`,
 /// capturing the start of its error output, and kills the whole group when it overruns its
 /// time: a hanging or crashing helper fails one file, never the caller.
 package struct SandboxedProcess: Sendable {
@@ -35,9 +36,15 @@ package struct SandboxedProcess: Sendable {
 
     /// The program and its arguments, the program first (looked up in `PATH` when it has no "/").
     package let arguments: [String]
+    /// The open file the helper inherits on `Sandbox.inputDescriptor`; the caller closes it.
+    package let input: Int32?
 
-    /// Makes a runner for the program and arguments in `arguments`, the program first.
-    package init(arguments: [String]) { self.arguments = arguments }
+    /// Makes a runner for the program and arguments in `arguments`, the program first, that
+    /// hands the helper `input` (an open file) on `Sandbox.inputDescriptor`.
+    package init(arguments: [String], input: Int32? = nil) {
+        self.arguments = arguments
+        self.input = input
+    }
 
     /// Runs the program to its end, or kills its whole process group at `timeout`, or as soon
     /// as `cancellation` is set.
@@ -51,6 +58,18 @@ package struct SandboxedProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         posix_spawn_file_actions_addclose(&actions, errorPipe[0])
+        // Copied above the low descriptors first: dup2 onto the number it already has would
+        // keep its close-on-exec flag, and the copy made here has it, so no other child gets it.
+        let inherited = input.map { fcntl($0, F_DUPFD_CLOEXEC, 10) } ?? -1
+        defer { if inherited >= 0 { close(inherited) } }
+        if input != nil {
+            guard inherited >= 0 else {
+                close(errorPipe[1])
+                close(errorPipe[0])
+                return .exited(127, errors: String(cString: strerror(errno)))
+            }
+            posix_spawn_file_actions_adddup2(&actions, inherited, Sandbox.inputDescriptor)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -54,15 +54,20 @@ package struct ExternalThumbnailer: Sendable {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: String(cString: strerror(errno)))
         }
         defer { try? FileManager.default.removeItem(at: output) }
+        let input: Int32
+        do { input = try WorkerInput.open(source.path) } catch {
+            throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: error.reason)
+        }
+        defer { close(input) }
         let sandboxed = Sandbox.isAvailable
-        let paths = Sandbox.paths(input: source.path, outputFolder: output.path, outputName: "thumbnail.png")
+        let paths = Sandbox.paths(input: FileSystemPath(source.path), outputFolder: output.path, outputName: "thumbnail.png")
         // A remote file's downloaded copy is handed by its own URI, not the server's.
         let inputURI = sandboxed || source.isDownloadedCopy ? takeString(g_filename_to_uri(paths.input, nil, nil)) ?? "" : source.uri
         guard let command = Sandbox.expand(exec, input: paths.input, uri: inputURI, output: paths.output, size: edge) else {
             throw .thumbnailerFailed(name: source.name, thumbnailer: name, reason: tr("its Exec line cannot be read"))
         }
-        let arguments = Sandbox.wrap(command, input: source.path, outputFolder: output.path, paths: paths)
-        switch SandboxedProcess(arguments: arguments).run(timeout: timeout) {
+        let arguments = Sandbox.wrap(command, outputFolder: output.path, paths: paths)
+        switch SandboxedProcess(arguments: arguments, input: input).run(timeout: timeout) {
         case .timedOut, .cancelled:
             throw .timedOut(name: source.name, thumbnailer: name, seconds: Int(timeout.components.seconds))
         case .signalled(let signal):

@@ -35,8 +35,11 @@ package final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
         guard let office = takeString(g_find_program_in_path("soffice")) ?? takeString(g_find_program_in_path("libreoffice")) else {
             return .failure(PreviewError(tr("LibreOffice is not installed, so this document cannot be shown here. Open it with an application instead.")))
         }
+        let input: Int32
+        do { input = try WorkerInput.open(url.rawPath) } catch { return .failure(PreviewError(error.reason)) }
+        defer { close(input) }
         var status = stat()
-        guard stat(url.path, &status) == 0 else { return .failure(PreviewError(String(cString: strerror(errno)))) }
+        guard fstat(input, &status) == 0 else { return .failure(PreviewError(String(cString: strerror(errno)))) }
         let cache = URL(fileURLWithPath: String(cString: g_get_user_cache_dir())).appendingPathComponent("dossier/office-previews")
         let key = (takeString(g_compute_checksum_for_string(G_CHECKSUM_MD5, url.absoluteString, -1)) ?? "document")
             + "-\(status.st_mtim.tv_sec).pdf"
@@ -50,12 +53,12 @@ package final class OfficeRenderer: ConvertedRenderer, PreviewRenderer {
             return .failure(PreviewError(error.localizedDescription))
         }
         defer { try? FileManager.default.removeItem(at: work) }
-        let paths = Sandbox.paths(input: url.path, outputFolder: work.path, outputName: "converted.pdf")
+        let paths = Sandbox.paths(input: url.rawPath, outputFolder: work.path, outputName: "converted.pdf")
         let outputFolder = (paths.output as NSString).deletingLastPathComponent
         let command = [office, "--headless", "--norestore", "--nolockcheck", "-env:UserInstallation=file:///tmp/dossier-office-profile",
                        "--convert-to", "pdf", "--outdir", outputFolder, paths.input]
-        switch SandboxedProcess(arguments: Sandbox.wrap(command, input: url.path, outputFolder: work.path, paths: paths,
-                                                                 readOnly: ["/etc/libreoffice"])).run(timeout: timeout, cancellation: cancellation) {
+        switch SandboxedProcess(arguments: Sandbox.wrap(command, outputFolder: work.path, paths: paths, readOnly: ["/etc/libreoffice"]),
+                                input: input).run(timeout: timeout, cancellation: cancellation) {
         case .cancelled:
             return .failure(PreviewError(tr("Cancelled")))
         case .timedOut:
