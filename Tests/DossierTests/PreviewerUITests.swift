@@ -116,6 +116,37 @@ final class PreviewerUITests: XCTestCase {
         DesktopSession.screenshot("info-undecodable-picture")
     }
 
+    func testACompressedDocumentIsShownAsTheDocumentItHolds() throws {
+        let folder = try TemporaryFolder()
+        let pdf = folder.url.appendingPathComponent("paper.pdf")
+        try FileManager.default.copyItem(at: samples.appendingPathComponent("document.pdf"), to: pdf)
+        let script = folder.url.appendingPathComponent("figure.ps")
+        try "%!PS-Adobe-3.0\n72 700 moveto (Hello) show showpage\n".write(to: script, atomically: true, encoding: .utf8)
+        // A bomb: a PDF header and 300 MB of zeros in about 300 KB, past the 256 MB a
+        // decompressed copy may take.
+        let made = OtherProgram.output(of: ["/bin/sh", "-c",
+                                            #"cd "$0" && gzip paper.pdf figure.ps && (echo %PDF-1.4; head -c 300M /dev/zero) | gzip > bomb.pdf.gz && echo made"#,
+                                            folder.url.path])
+        XCTAssertEqual(made, "made\n")
+        let names = ["paper.pdf.gz", "figure.ps.gz", "bomb.pdf.gz"]
+        let app = try DesktopSession.launch([CommandRunner.binary, "preview"] + names.map { folder.url.appendingPathComponent($0).path })
+        defer { app.terminate() }
+        XCTAssertTrue(DesktopSession.waitForAccessible("Page 1"), "the PDF's pages")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Page 3"), "all three")
+        DesktopSession.screenshot("compressed-pdf")
+        DesktopSession.click(x: 450, y: 400)
+        DesktopSession.key("Right")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Text of figure.ps.gz"), "PostScript as its source, as a .ps is")
+        DesktopSession.key("Right")
+        XCTAssertTrue(DesktopSession.waitForAccessible("“bomb.pdf.gz” cannot be shown"), "the bomb ends on an error page")
+        XCTAssertTrue(DesktopSession.waitForAccessible("It is larger than"), "which says why")
+        DesktopSession.screenshot("compressed-bomb")
+        DesktopSession.key("space")
+        XCTAssertTrue(eventually { !app.isRunning })
+        let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { $0 + "/dossier/archive-previews" } ?? ""
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [], [], "no decompressed copy is left")
+    }
+
     func testMarkdownSourceButtonSwitchesToTheSource() throws {
         let app = try DesktopSession.launch([CommandRunner.binary, "preview", samples.appendingPathComponent("readme.md").path])
         defer { app.terminate() }

@@ -63,7 +63,18 @@ package enum ArchiveExtraction {
     package static func remove(_ folder: URL) {
         guard folder.path.hasPrefix(previewsFolder.path + "/") else { return }
         try? FileManager.default.removeItem(at: folder)
+        made.withLock { _ = $0.remove(folder.standardizedFileURL.path) }
     }
+
+    /// The folders this process made and has not removed: removed when it exits, since a
+    /// previewer that quits lets go of its pages without tearing each down. Only a process
+    /// killed leaves some, for the sweep.
+    private static let made = Locked<Set<String>>([])
+    private static let removedAtExit: Void = {
+        atexit {
+            for folder in ArchiveExtraction.made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) }
+        }
+    }()
 
     /// A new folder only the user can enter, inside the previews folder; old ones are swept.
     private static func makePrivateFolder() throws(ArchiveError) -> URL {
@@ -77,7 +88,10 @@ package enum ArchiveExtraction {
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
         }
         guard let made else { throw .cannotMakeFolder(String(cString: strerror(errno))) }
-        return URL(fileURLWithPath: made, isDirectory: true)
+        let folder = URL(fileURLWithPath: made, isDirectory: true)
+        _ = removedAtExit
+        Self.made.withLock { _ = $0.insert(folder.standardizedFileURL.path) }
+        return folder
     }
 
     private static func sweep(_ parent: URL) {

@@ -117,7 +117,8 @@ public final class PreviewRendererRegistry: Sendable {
         entries = Locked(externalPreviewers.map(Entry.external) + [
             .renderer(ImageRenderer.self), .renderer(PDFRenderer.self), .renderer(HTMLRenderer.self),
             .renderer(OfficeRenderer.self), .renderer(MarkdownRenderer.self), .renderer(TableRenderer.self),
-            .renderer(TextRenderer.self), .renderer(ArchiveRenderer.self), .renderer(MediaRenderer.self),
+            .renderer(TextRenderer.self), .renderer(CompressedDocumentRenderer.self), .renderer(ArchiveRenderer.self),
+            .renderer(MediaRenderer.self),
             .renderer(FontRenderer.self), .renderer(FolderRenderer.self), .renderer(InfoRenderer.self),
         ])
     }
