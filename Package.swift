@@ -29,8 +29,8 @@ let package = Package(
             // Font files are drawn in the decoder worker with fontconfig and Pango's fontconfig
             // font map: in this module too, since a header included by two modules (pango's)
             // gives its constants to one of them only (the fuzz build lost cairo's and pango's).
-            pkgConfig: "gdk-pixbuf-2.0 pangocairo pangoft2 fontconfig libjpeg libpng",
-            providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpango1.0-dev", "libfontconfig-dev", "libjpeg62-turbo-dev", "libpng-dev"])]
+            pkgConfig: "gdk-pixbuf-2.0 pangocairo pangoft2 fontconfig freetype2 libjpeg libpng",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev", "libpango1.0-dev", "libfontconfig-dev", "libfreetype-dev", "libjpeg62-turbo-dev", "libpng-dev"])]
         ),
         // The renderers' heaviest libraries (WebKitGTK, GStreamer, libarchive, poppler) are opened
         // with dlopen() when first used, not linked: every start of Dossier would pay for loading them.

@@ -35,6 +35,9 @@ packages=(
   fonts-wqy-microhei
   # samples and benchmarks: file(1) is the peer the type detection is measured against
   file ffmpeg fonts-dejavu-core zip poppler-utils
+  # tests: fonts Pango cannot lay out, drawn by FreeType: a Type 1 font as Ghostscript installs
+  # it, and bdftopcf to make a PCF of the BDF fixture
+  fonts-urw-base35 xfonts-utils
   # tags: getfattr/setfattr read and write user.xdg.tags as other programs do
   attr
   # remote locations (RemoteLocationTests): GVFS's sftp, smb and dav backends, and the real

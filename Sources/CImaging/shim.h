@@ -10,6 +10,9 @@
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 #include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <cairo-ft.h>
 #include <jpeglib.h>
 #include <png.h>
 #include <setjmp.h>
@@ -157,6 +160,33 @@ static inline PangoFontMap *dossier_font_map_new_for_config(FcConfig *config) {
     }
     if (map != NULL) g_object_unref(map);
     return NULL;
+}
+
+/* A cairo font face for the font file at path (face 0), read by FreeType, for fonts HarfBuzz
+   cannot read (Type 1, BDF, PCF, WOFF, WOFF2, Windows FNT); NULL, *error set, when FreeType cannot.
+   The FreeType face lives as long as the cairo face (freed with it), and the library for the
+   life of the process, since cairo may keep scaled fonts of a face past its last use. */
+static inline cairo_font_face_t *dossier_cairo_face_for_file(const char *path, int *error) {
+    static FT_Library library;
+    static gsize initialized;
+    if (g_once_init_enter(&initialized)) {
+        if (FT_Init_FreeType(&library) != 0) library = NULL;
+        g_once_init_leave(&initialized, 1);
+    }
+    if (library == NULL) { *error = -1; return NULL; }
+    FT_Face face;
+    *error = FT_New_Face(library, path, 0, &face);
+    if (*error != 0) return NULL;
+    cairo_font_face_t *font = cairo_ft_font_face_create_for_ft_face(face, 0);
+    static const cairo_user_data_key_t key;
+    if (cairo_font_face_status(font) != CAIRO_STATUS_SUCCESS
+        || cairo_font_face_set_user_data(font, &key, face, (cairo_destroy_func_t)FT_Done_Face) != CAIRO_STATUS_SUCCESS) {
+        cairo_font_face_destroy(font);
+        FT_Done_Face(face);
+        *error = -1;
+        return NULL;
+    }
+    return font;
 }
 
 #endif

@@ -26,13 +26,18 @@ final class FontFile {
     /// The translated pangram when the font can show it, else one of `pangrams`, else a run of
     /// characters the font has (a symbol font).
     let sample: String
+    /// The format, when it is one HarfBuzz cannot read and so Pango cannot lay out (Type 1,
+    /// BDF, PCF, WOFF, WOFF2): its specimen is drawn by FreeType and cairo, unshaped. Nil for
+    /// TrueType and OpenType.
+    let unshapedFormat: String?
     /// The descriptor the font is read through, closed with it.
-    private let descriptor: Int32
+    let descriptor: Int32
 
     private init(config: OpaquePointer, descriptor: Int32, family: String, style: String?, faceCount: Int,
-                 coversLatin: Bool, coversFamily: Bool, sample: String) {
+                 coversLatin: Bool, coversFamily: Bool, sample: String, unshapedFormat: String?) {
         self.config = config
         self.descriptor = descriptor
+        self.unshapedFormat = unshapedFormat
         self.family = family
         self.style = style
         self.faceCount = faceCount
@@ -93,11 +98,7 @@ final class FontFile {
             guard FcPatternGetString(pattern, name, 0, &value) == FcResultMatch, let value else { return nil }
             return String(String(cString: value).prefix(longestName))
         }
-        if let format = unsupportedFormat(input, fontconfigSays: string("fontformat")) {
-            FcConfigDestroy(config)
-            close(descriptor)
-            throw FontFileError(tr("This font cannot be shown: only TrueType and OpenType fonts can be drawn, and it is a %s font.", format))
-        }
+        let unshapedFormat = unshapedFormat(input, fontconfigSays: string("fontformat"))
         guard let family = string("family") else {
             FcConfigDestroy(config)
             close(descriptor)
@@ -127,13 +128,13 @@ final class FontFile {
         }
         return FontFile(config: config, descriptor: descriptor, family: family, style: string("style"),
                         faceCount: Int(fonts.pointee.nfont), coversLatin: covers(latin), coversFamily: covers(family),
-                        sample: sample)
+                        sample: sample, unshapedFormat: unshapedFormat)
     }
 
     /// The format of the font open at `input` when Pango cannot draw it: Pango (from 1.44) draws
     /// through HarfBuzz, which reads TrueType and OpenType files only; a Type 1, a bitmap or a
     /// WOFF font laid out with no font at all (empty boxes, lines a million pixels tall).
-    private static func unsupportedFormat(_ input: Int32, fontconfigSays format: String?) -> String? {
+    private static func unshapedFormat(_ input: Int32, fontconfigSays format: String?) -> String? {
         var magic = [UInt8](repeating: 0, count: 4)
         if pread(input, &magic, 4, 0) == 4 {
             if magic == Array("wOFF".utf8) { return "WOFF" }

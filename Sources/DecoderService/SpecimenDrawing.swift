@@ -36,8 +36,20 @@ enum SpecimenDrawing {
         return (DecoderReply(isLeaving: FontFile.names.usedUp), nil)
     }
 
+    /// The specimen's lines: its name, alphabet and sample, as far as the font covers them.
+    static func texts(of font: FontFile, oneLine: Bool) throws(FontFileError) -> [(role: FontSpecimen.Role, text: String, points: Int)] {
+        var texts: [(role: FontSpecimen.Role, text: String, points: Int)] = []
+        if font.coversFamily { texts.append((.name, font.family, FontSpecimen.namePoints)) }
+        if font.coversLatin { texts += FontSpecimen.alphabet.map { (.alphabet, $0, FontSpecimen.alphabetPoints) } }
+        if !font.sample.isEmpty { texts += FontSpecimen.sampleSizes.map { (.sample, font.sample, $0) } }
+        guard !texts.isEmpty else { throw FontFileError(tr("The font has no characters that can be shown.")) }
+        if oneLine { texts = [(texts[0].role, String(texts[0].text.prefix(8)), 11)] }
+        return texts
+    }
+
     private static func draw(_ font: FontFile, _ appearance: FontSpecimen.Appearance,
                              oneLine: Bool = false) throws(FontFileError) -> (DecoderReply, Int32?) {
+        if font.unshapedFormat != nil { return try drawUnshaped(font, appearance, oneLine: oneLine) }
         guard let map = dossier_font_map_new_for_config(font.config) else { throw FontFileError(tr("The font could not be read.")) }
         defer { g_object_unref(UnsafeMutableRawPointer(map)) }
         guard let context = pango_font_map_create_context(map) else { throw FontFileError(tr("The font could not be read.")) }
@@ -53,12 +65,7 @@ enum SpecimenDrawing {
         pango_cairo_context_set_font_options(context, options)
         pango_context_set_round_glyph_positions(context, appearance.roundsGlyphPositions ? 1 : 0)
 
-        var texts: [(role: FontSpecimen.Role, text: String, points: Int)] = []
-        if font.coversFamily { texts.append((.name, font.family, FontSpecimen.namePoints)) }
-        if font.coversLatin { texts += FontSpecimen.alphabet.map { (.alphabet, $0, FontSpecimen.alphabetPoints) } }
-        if !font.sample.isEmpty { texts += FontSpecimen.sampleSizes.map { (.sample, font.sample, $0) } }
-        guard !texts.isEmpty else { throw FontFileError(tr("The font has no characters that can be shown.")) }
-        if oneLine { texts = [(texts[0].role, String(texts[0].text.prefix(8)), 11)] }
+        let texts = try texts(of: font, oneLine: oneLine)
 
         // Laid out in logical pixels, as GTK lays out a label; drawn `scale` times larger.
         let scale = appearance.scale
@@ -113,8 +120,13 @@ enum SpecimenDrawing {
             y += line.height
         }
         cairo_destroy(cairo)
-        cairo_surface_flush(surface)
+        return try answer(font, surface, width: width, height: height, lines: lines)
+    }
 
+    /// The drawing's pixels in a sealed memfd, and its lines' places in the reply.
+    static func answer(_ font: FontFile, _ surface: OpaquePointer, width: Int, height: Int,
+                       lines: [DrawnSpecimen.Line]) throws(FontFileError) -> (DecoderReply, Int32?) {
+        cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let pixels = cairo_image_surface_get_data(surface),
               let fd = SealedBlob.seal(UnsafeRawBufferPointer(start: pixels, count: stride * height), name: "dossier-font-specimen") else {

@@ -12,6 +12,35 @@ public enum BoxFont {
     /// The font file's bytes.
     public static var ttf: [UInt8] { sfnt(tables) }
 
+    /// The same font as a 16-pixel BDF bitmap font (X11's text format, which `bdftopcf` turns
+    /// into PCF): every printable ASCII character a box 14 pixels wide and 12 tall, the space
+    /// blank.
+    public static var bdf: String {
+        let blank = "0000"
+        var font = """
+            STARTFONT 2.1
+            FONT -dossier-Dossier Box-Medium-R-Normal--16-160-75-75-C-160-ISO10646-1
+            SIZE 16 75 75
+            FONTBOUNDINGBOX 16 16 0 -2
+            STARTPROPERTIES 5
+            FAMILY_NAME "\(family)"
+            FONT_ASCENT 14
+            FONT_DESCENT 2
+            CHARSET_REGISTRY "ISO10646"
+            CHARSET_ENCODING "1"
+            ENDPROPERTIES
+            CHARS 95
+
+            """
+        for code in 32...126 {
+            let rows = code == 32 ? Array(repeating: blank, count: 16)
+                : [blank, blank] + Array(repeating: "7FFE", count: 12) + [blank, blank]
+            font += "STARTCHAR U+\(String(code, radix: 16, uppercase: true))\nENCODING \(code)\nSWIDTH 1000 0\nDWIDTH 16 0\n"
+            font += "BBX 16 16 0 -2\nBITMAP\n" + rows.joined(separator: "\n") + "\nENDCHAR\n"
+        }
+        return font + "ENDFONT\n"
+    }
+
     /// The same font as WOFF (its tables stored uncompressed), which FreeType reads and Pango's
     /// HarfBuzz does not.
     public static var woff: [UInt8] {

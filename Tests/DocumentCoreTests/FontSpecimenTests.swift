@@ -218,15 +218,39 @@ final class FontSpecimenTests: XCTestCase {
         XCTAssertEqual(specimen.family, "DejaVu Sans Mono")
     }
 
-    func testAFontPangoCannotDrawEndsOnAMessageNamingItsFormat() async throws {
-        // FreeType reads WOFF; HarfBuzz, which Pango draws through, does not: the lines had no font.
+    func testFontsPangoCannotLayOutAreDrawnByFreeTypeInTheirOwnGlyphs() async throws {
+        // FreeType reads WOFF, BDF and PCF (gzipped too); HarfBuzz, which Pango lays out with,
+        // reads none of them: their specimens are drawn unshaped, glyph after glyph.
         let folder = try TemporaryFolder()
-        let woff = try folder.write("box.woff", bytes: BoxFont.woff)
-        do {
-            _ = try await FontSpecimen.draw(fileAt: woff.rawPath, appearance: appearance)
-            XCTFail("a WOFF font is not drawn")
-        } catch {
-            XCTAssertEqual(error.description, "This font cannot be shown: only TrueType and OpenType fonts can be drawn, and it is a WOFF font.")
+        var fonts = [try folder.write("box.woff", bytes: BoxFont.woff), try folder.write("box.bdf", BoxFont.bdf)]
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/bdftopcf") {
+            let pcf = folder.url.appendingPathComponent("box.pcf")
+            OtherProgram.output(of: ["/usr/bin/bdftopcf", "-o", pcf.path, fonts[1].path])
+            OtherProgram.output(of: ["/bin/sh", "-c", #"gzip -c "$0" > "$0.gz""#, pcf.path])
+            fonts += [pcf, folder.url.appendingPathComponent("box.pcf.gz")]
+        }
+        for font in fonts {
+            let specimen = try await FontSpecimen.draw(fileAt: font.rawPath, appearance: appearance)
+            XCTAssertEqual(specimen.family, BoxFont.family, font.lastPathComponent)
+            XCTAssertTrue(specimen.coversLatin && specimen.coversFamily, font.lastPathComponent)
+            XCTAssertEqual(specimen.lines.map(\.role), [.name] + Array(repeating: .alphabet, count: 3) + Array(repeating: .sample, count: 6),
+                           font.lastPathComponent)
+            for line in specimen.lines {
+                XCTAssertLessThanOrEqual(line.pixels.width, 600, "\(font.lastPathComponent): \(line.text) wraps at the width asked for")
+                XCTAssertGreaterThan(ink(line), 0.25, "\(font.lastPathComponent): \(line.text) at \(line.points) points is drawn in its boxes")
+            }
+        }
+    }
+
+    func testAType1FontIsDrawn() async throws {
+        // URW's Nimbus Sans, as Ghostscript and TeX install it (fonts-urw-base35).
+        let type1 = URL(fileURLWithPath: "/usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: type1.path), "fonts-urw-base35 is not installed")
+        let specimen = try await FontSpecimen.draw(fileAt: type1.rawPath, appearance: appearance)
+        XCTAssertEqual(specimen.family, "Nimbus Sans")
+        XCTAssertEqual(specimen.sample, "The quick brown fox jumps over the lazy dog.")
+        for line in specimen.lines {
+            XCTAssertGreaterThan(ink(line), 0.03, "\(line.text) at \(line.points) points has ink")
         }
     }
 

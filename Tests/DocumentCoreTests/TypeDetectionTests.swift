@@ -78,6 +78,11 @@ final class TypeDetectionTests: XCTestCase {
         // "StartFont" is SunOS News fonts' magic, and the start of every Adobe font metrics file.
         let afm = Array("StartFontMetrics 4.1\nFontName Utopia-Regular\n".utf8)
         XCTAssertEqual(DocumentType(content: afm, fileName: "putr.afm").identifier, "application/x-font-afm")
+        // A gzipped bitmap font, named for what it is under the compression.
+        let gzip: [UInt8] = [0x1F, 0x8B, 0x08, 0x08] + [UInt8](repeating: 0, count: 60)
+        XCTAssertEqual(DocumentType(content: gzip, fileName: "6x13.pcf.gz").identifier, "application/x-font-pcf")
+        XCTAssertEqual(DocumentType(content: gzip, fileName: "notes.gz").identifier, "application/gzip")
+        XCTAssertEqual(DocumentType(content: gzip, fileName: "notes.txt").identifier, "application/gzip")
         // Magic that only one format has still wins over a wrong name.
         XCTAssertEqual(DocumentType(content: SampleFiles.jpeg, fileName: "photo.xls").identifier, "image/jpeg")
     }

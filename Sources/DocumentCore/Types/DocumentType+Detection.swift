@@ -74,6 +74,11 @@ extension DocumentType {
             if byName == byContent { return (byName, .content) }
             // A .docx is a zip by magic: the name names the more specific type.
             if byName.conforms(to: byContent) { return (byName, .name) }
+            // A name whose glob holds the compression (`*.pcf.gz`, a font FreeType reads
+            // gzipped) names what the compressed content is.
+            if byContent.identifier == "application/gzip", let fileName, fileName.lowercased().hasSuffix(".gz") {
+                return (byName, .name)
+            }
             // Some magic is shared by many formats: GIO then lets the name decide, as Files does.
             if sharedMagic.contains(byContent.identifier) {
                 let combined = takeString(g_content_type_guess(fileName, start, gsize(bytes.count), &uncertain))
