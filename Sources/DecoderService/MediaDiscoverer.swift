@@ -52,6 +52,29 @@ enum MediaDiscoverer {
         return (DecoderReply(values: cover.values.merging(values) { _, media in media }), fd)
     }
 
+    /// The cover art of the media file open at `input`, its bytes in a sealed memfd (the caller
+    /// closes it); nil when the file has none.
+    static func cover(_ input: Int32) throws(MediaError) -> Int32? {
+        guard let registry = getenv("GST_REGISTRY_1_0"), access(registry, R_OK) == 0 else { throw .noRegistry }
+        var info = DossierMediaInfo()
+        var message: UnsafeMutablePointer<CChar>?
+        let timeout = MediaInspection.discovererTimeout.components
+        let result = dossier_media_discover("file:///proc/self/fd/\(input)", guint64(timeout.seconds) * 1_000_000_000,
+                                            &info, &message)
+        defer { dossier_media_info_clear(&info) }
+        let reason = takeString(message).flatMap { $0.isEmpty ? nil : $0 } ?? tr("unknown error")
+        switch result {
+        case DOSSIER_MEDIA_OK: break
+        case DOSSIER_MEDIA_NOT_STARTED: throw .notStarted(reason)
+        case DOSSIER_MEDIA_MISSING_PLUGINS: throw .missingPlugins
+        case DOSSIER_MEDIA_TIMEOUT: throw .inspectionTimedOut
+        default: throw .unreadable(reason)
+        }
+        var size: gsize = 0
+        guard let bytes = info.cover, let data = g_bytes_get_data(bytes, &size), size > 0 else { return nil }
+        return SealedBlob.seal(UnsafeRawBufferPointer(start: data, count: Int(size)), name: "dossier-cover")
+    }
+
     /// The cover's bytes decoded as an image file is (in a memfd of its own, read as
     /// `/proc/self/fd/M`): nil when they are not an image the decoders read.
     private static func coverPixels(_ bytes: OpaquePointer) -> (DecoderReply, Int32)? {

@@ -5,9 +5,9 @@ import DocumentCore
 import Foundation
 import GObjectSupport
 
-/// The worker's side of `ThumbnailWorkers`: the built-in thumbnailers (images, PDF, text) run
-/// on the file open at the request's input, and an external thumbnailer's PNG is decoded, all
-/// sent back as pixels in a sealed memfd.
+/// The worker's side of `ThumbnailWorkers`: the built-in thumbnailers (images, PDF, text, fonts,
+/// office documents' own pictures, audio covers) run on the file open at the request's input,
+/// and an external thumbnailer's PNG is decoded, all sent back as pixels in a sealed memfd.
 enum ThumbnailService {
     /// Runs the thumbnailer on the file open at `input`.
     static func perform(input: Int32, options: ThumbnailOptions) -> (DecoderReply, Int32?) {
@@ -25,18 +25,27 @@ enum ThumbnailService {
             case .image: image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
             case .pdf: image = try PDFThumbnailer.thumbnail(of: &source, input: input, edge: edge)
             case .text: image = try TextThumbnailer.thumbnail(of: &source, edge: edge)
+            case .font: image = try FontThumbnailer.thumbnail(of: &source, input: input, edge: edge)
+            case .office: image = try EmbeddedPictureThumbnailer.office(of: &source, input: input, edge: edge)
+            case .audio: image = try EmbeddedPictureThumbnailer.audio(of: &source, input: input, edge: edge)
             case .external:
                 image = try decodeOutput(input, name: name, thumbnailer: options.thumbnailer ?? "?", edge: edge)
             }
         } catch {
-            return (DecoderReply(failure: error), nil)
+            var reply = DecoderReply(failure: error)
+            // Without GStreamer's registry this worker can make no audio thumbnail: its successor can.
+            if options.kind == .audio, getenv("GST_REGISTRY_1_0").map({ access($0, R_OK) != 0 }) ?? true { reply.isLeaving = true }
+            return (reply, nil)
         }
         var values: [String: String] = [:]
         if let dimensions = source.dimensions {
             values["imageWidth"] = String(dimensions.width)
             values["imageHeight"] = String(dimensions.height)
         }
-        return DecoderReply.pixels(image.pointer, values: values)
+        var reply = DecoderReply.pixels(image.pointer, values: values)
+        // A worker that has given out every descriptor number for fonts leaves after this.
+        if options.kind == .font { reply.0.isLeaving = FontFile.names.usedUp }
+        return reply
     }
 
     /// The PNG a thumbnailer wrote, open at `input`, fitted to `edge` pixels.

@@ -84,6 +84,12 @@ public struct ThumbnailOptions: Codable, Sendable, Equatable {
     /// The built-in thumbnailers, and reading an external thumbnailer's output.
     public enum Kind: String, Codable, Sendable {
         case image, pdf, text, external
+        /// "Aa" in the font, as Files' font thumbnailer draws it.
+        case font
+        /// The picture an OpenDocument or Office Open XML file keeps of itself.
+        case office
+        /// An audio file's cover art.
+        case audio
     }
 
     public var kind: Kind

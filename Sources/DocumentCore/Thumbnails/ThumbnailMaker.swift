@@ -31,13 +31,16 @@ struct ThumbnailMaker: Sendable {
     }
 
     enum Kind {
-        case image, pdf, text, external(ExternalThumbnailer)
+        case image, pdf, text, font, office, audio, external(ExternalThumbnailer)
 
         var name: String {
             switch self {
             case .image: "image"
             case .pdf: "pdf"
             case .text: "text"
+            case .font: "font"
+            case .office: "office"
+            case .audio: "audio"
             case .external(let thumbnailer): thumbnailer.name
             }
         }
@@ -48,6 +51,9 @@ struct ThumbnailMaker: Sendable {
             case .image: 512 << 20
             case .pdf: 1 << 30
             case .text: .max  // only its first 4 KiB are read
+            case .font: 64 << 20
+            case .office: 1 << 30  // only the zip's directory and its picture are read
+            case .audio: 4 << 30  // only its tags are read
             case .external: 8 << 30
             }
         }
@@ -59,9 +65,20 @@ struct ThumbnailMaker: Sendable {
             return .image
         }
         if type.conforms(to: .pdf) { return .pdf }
+        // Before the installed thumbnailers, which would take a Type 1 font for PostScript.
+        if type.conforms(to: .font) { return .font }
+        if Self.keepsItsOwnPicture(type) { return .office }
         if let external = ExternalThumbnailer.find(for: type, among: externalThumbnailers) { return .external(external) }
         if type.conforms(to: .text) { return .text }
+        if type.conforms(to: .audio) { return .audio }
         return nil
+    }
+
+    /// OpenDocument and Office Open XML files: zips that keep a picture of their first page
+    /// (`Thumbnails/thumbnail.png`, `docProps/thumbnail.jpeg`), as Files' office thumbnailer reads.
+    static func keepsItsOwnPicture(_ type: DocumentType) -> Bool {
+        type.conforms(to: .zip) && (type.conforms(to: .wordProcessing) || type.conforms(to: .spreadsheet)
+            || type.conforms(to: .presentation) || type.identifier.hasPrefix("application/vnd.oasis.opendocument."))
     }
 
     /// Makes the picture for `source` at `edge` pixels; returns it with the thumbnailer's name.
@@ -78,7 +95,17 @@ struct ThumbnailMaker: Sendable {
         case .image where source.type != .jpeg && GlycinFormats.decodeInCaller(source.type):
             // GdkPixbuf gives the file to glycin's sandboxed loaders, and to no other (see GlycinFormats).
             image = try ImageThumbnailer.thumbnail(of: &source, edge: edge)
-        case .image, .pdf, .text: image = try ThumbnailWorkers.thumbnail(of: &source, kind: kind.name, edge: edge)
+        case .audio:
+            // The registry the worker reads is made here the first time, as for a preview. A
+            // worker started before it existed cannot read it, says so and leaves: once more.
+            if !GStreamerRegistry.exists { try? MediaPlayback.load() }
+            do {
+                image = try ThumbnailWorkers.thumbnail(of: &source, kind: kind.name, edge: edge)
+            } catch .unreadable {
+                image = try ThumbnailWorkers.thumbnail(of: &source, kind: kind.name, edge: edge)
+            }
+        case .image, .pdf, .text, .font, .office:
+            image = try ThumbnailWorkers.thumbnail(of: &source, kind: kind.name, edge: edge)
         case .external(let thumbnailer):
             let work = cache.root.appendingPathComponent("dossier-work")
             try? FileManager.default.createDirectory(at: cache.root, withIntermediateDirectories: true,

@@ -4,9 +4,9 @@ import DecoderWire
 import Foundation
 import GObjectSupport
 
-/// The built-in thumbnailers (images, PDF, text) run in decoder workers, never in the process
-/// that asked: the file goes to a worker as an open descriptor, and the thumbnail's pixels come
-/// back in a sealed memfd. A worker per core, kept between thumbnails, at nice 10 as the
+/// The built-in thumbnailers (images, PDF, text, fonts, office documents, audio) run in decoder
+/// workers, never in the process that asked: the file goes to a worker as an open descriptor,
+/// and the thumbnail's pixels come back in a sealed memfd. A worker per core, kept between thumbnails, at nice 10 as the
 /// generator's threads: a browser's frames go first (`DecoderWorker.Limits.niceness`).
 package enum ThumbnailWorkers {
     package static let pool = DecoderWorkerPool(count: max(2, ProcessInfo.processInfo.activeProcessorCount), limits: limits)
