@@ -62,5 +62,9 @@ final class FileSystemPathTests: XCTestCase {
         XCTAssertEqual(path.displayName, "ü 100%.txt")
         XCTAssertEqual(path.url.parseName, text)
         XCTAssertEqual(FileSystemPath("/tmp/folder/").lastComponent, Array("folder".utf8))
+        // A folder's URL ends in a slash; its path, as URL.path gives it, does not.
+        let folder = URL(fileURLWithPath: "/tmp/a folder", isDirectory: true)
+        XCTAssertEqual(folder.rawPath.string, folder.path)
+        XCTAssertEqual(URL(fileURLWithPath: "/", isDirectory: true).rawPath.string, "/")
     }
 }

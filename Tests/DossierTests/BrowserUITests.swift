@@ -256,6 +256,38 @@ final class BrowserUITests: XCTestCase {
         DesktopSession.screenshot("browser-name-override")
     }
 
+    func testANameThatIsNotUTF8IsListedThumbnailedAndPreviewed() throws {
+        let folder = try TemporaryFolder("dossier-browser-ui")
+        try folder.write("Latin1/readme.txt", "plain\n")
+        // A Latin-1 "café.txt", the byte made by the shell's printf.
+        let made = OtherProgram.output(of: ["/bin/sh", "-c", #"cd "$0" && printf 'caf\351 au lait\n' > "$(printf 'caf\351.txt')" && echo made"#,
+                                            folder.url.appendingPathComponent("Latin1").path])
+        XCTAssertEqual(made, "made\n")
+        // And a file whose name is that name's text, with a real U+FFFD: another file.
+        try folder.write("Latin1/caf\u{FFFD}.txt", "not the Latin-1 one\n")
+        let shown = "caf\u{FFFD}.txt (invalid encoding)"
+        try open(folder.url.appendingPathComponent("Latin1"))
+        XCTAssertEqual(files { $0.count == 3 }, ["caf\u{FFFD}.txt", shown, "readme.txt"],
+                       "both listed, the Latin-1 one marked as GLib marks it")
+        // Its thumbnail, under the MD5 of its escaped URI, as the thumbnail spec keys it.
+        let uri = "file://" + folder.url.appendingPathComponent("Latin1").path + "/caf%E9.txt"
+        let thumbnails = apps.root.appendingPathComponent("cache/thumbnails")
+        let name = Self.md5(uri) + ".png"
+        XCTAssertTrue(eventually(timeout: 60) {
+            ["normal", "large", "x-large"].contains { FileManager.default.fileExists(atPath: thumbnails.path + "/\($0)/" + name) }
+        }, "thumbnailed as \(uri)")
+        let cell = try XCTUnwrap(DesktopSession.gridCells().first { $0.name == shown })
+        DesktopSession.click(x: cell.x, y: cell.y)
+        DesktopSession.key("space")
+        XCTAssertTrue(DesktopSession.waitForAccessible("Text of \(shown)"), "Space previews it")
+        DesktopSession.screenshot("browser-name-latin1")
+    }
+
+    /// The hex MD5 of `text`'s UTF-8, as the thumbnail spec names files.
+    private static func md5(_ text: String) -> String {
+        OtherProgram.output(of: ["/bin/sh", "-c", #"printf %s "$0" | md5sum"#, text]).prefix(32).description
+    }
+
     /// A new user's first keys, with no mouse at all: the window opens with the keyboard on its
     /// items, so Space with nothing selected stays put (rather than pressing the path bar's
     /// "Computer" and showing `/`), the first Right selects the first item and Space previews it.

@@ -206,7 +206,11 @@ public struct FileOperations: Sendable {
     // MARK: Shared checks
 
     static func localPath(_ url: URL, _ kind: FileOperationKind) throws(FileOperationError) -> String {
-        guard let path = FileSystem.localPath(url) else { throw .notLocal(kind, name: url.lastPathComponent) }
+        guard let path = FileSystem.localPath(url) else {
+            // A file URL with no path string: its name's bytes are not UTF-8 (`FileSystemPath`).
+            if url.isFileURL { throw .failed(kind, name: url.fileDisplayName, reason: FileSystem.bytesNameReason) }
+            throw .notLocal(kind, name: url.lastPathComponent)
+        }
         return path
     }
 

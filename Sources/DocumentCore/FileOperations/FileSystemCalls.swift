@@ -143,7 +143,13 @@ enum FileSystem {
         return names
     }
 
-    /// The path of a local file URL, or nil for a remote (non-`file:`) location.
+    /// Why a file whose name is not UTF-8 is refused by the operations that still take a path
+    /// string (they could reach another file, whose name its U+FFFD text spells).
+    static var bytesNameReason: String {
+        tr("its name is not UTF-8, which Dossier does not rename, move, copy or trash yet")
+    }
+
+    /// The path of a local file URL; nil for another URL, or one whose path is not UTF-8.
     static func localPath(_ url: URL) -> String? {
         guard url.isFileURL else { return nil }
         let path = url.path

@@ -33,9 +33,11 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible, Expre
         self.init(path)
     }
 
-    /// The path of a file URL, its escapes decoded byte for byte.
+    /// The path of a file URL, its escapes decoded byte for byte; without a trailing slash (a
+    /// folder's URL has one), as `URL.path` gives it.
     public init(_ url: URL) {
-        let escaped = url.path(percentEncoded: true)
+        var escaped = Substring(url.path(percentEncoded: true))
+        while escaped.count > 1, escaped.hasSuffix("/") { escaped.removeLast() }
         guard escaped.utf8.contains(UInt8(ascii: "%")) else {
             bytes = Array(escaped.utf8)
             return

@@ -43,7 +43,10 @@ final class FolderReader {
             if Self.isDotOrDotDot(namePointer) { continue }
             var status = stat()
             guard fstatat(descriptor, namePointer, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            let name = String(cString: namePointer)
+            // A name's bytes need not be UTF-8: kept when they are not.
+            let bytes = UnsafeRawBufferPointer(start: namePointer, count: strlen(namePointer))
+            let valid = String(validating: bytes, as: UTF8.self)
+            let name = valid ?? String(decoding: bytes, as: UTF8.self)
             var target: stat? = nil
             if status.st_mode & S_IFMT == S_IFLNK {
                 var followed = stat()
@@ -52,7 +55,7 @@ final class FolderReader {
             items.append(
                 ItemMaking.item(
                     name: name, parent: folder, status: status, target: target,
-                    listedHidden: hiddenNames.contains(PathKey(name)), namer: namer))
+                    listedHidden: hiddenNames.contains(PathKey(name)), namer: namer, nameBytes: valid == nil ? Array(bytes) : nil))
             added += 1
         }
         return true
@@ -95,7 +98,8 @@ final class FolderReader {
 /// Makes items from `stat` results, shared by the folder reader and single-entry checks.
 enum ItemMaking {
     static func item(
-        name: String, parent: QueryFolder, status: stat, target: stat?, listedHidden: Bool, namer: TypeNamer
+        name: String, parent: QueryFolder, status: stat, target: stat?, listedHidden: Bool, namer: TypeNamer,
+        nameBytes: [UInt8]? = nil
     ) -> QueryItem {
         let isSymlink = status.st_mode & S_IFMT == S_IFLNK
         let described = target ?? status
@@ -117,7 +121,7 @@ enum ItemMaking {
             isHidden: name.hasPrefix(".") || listedHidden,
             size: format == S_IFREG || format == S_IFLNK ? Int64(described.st_size) : 0,
             modified: Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000),
-            type: type)
+            type: type, nameBytes: nameBytes)
     }
 
     /// Looks at the entry `name` of `parent` again; nil when it is gone.

@@ -49,5 +49,12 @@ struct PathKey: Hashable, Sendable, CustomStringConvertible, ExpressibleByString
 }
 
 extension QueryItem {
-    var key: PathKey { PathKey(relativePath) }
+    /// The item's key among a query's items: its relative path. A name that is not UTF-8 is
+    /// keyed by its bytes, in hex after a NUL, which no name can hold: it cannot pass for the
+    /// name its U+FFFD text spells, which another file may have.
+    var key: PathKey {
+        guard let nameBytes else { return PathKey(relativePath) }
+        let hex = nameBytes.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        return PathKey(parent.childRelativePath("\u{0}" + hex))
+    }
 }

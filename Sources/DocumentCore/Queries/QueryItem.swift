@@ -4,8 +4,8 @@ import Foundation
 /// without touching the disk again. Made from one `lstat` (and a `stat` of a link's target);
 /// the type comes from the name alone, never from the content.
 public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
-    /// The file name, as shown. Names that are not valid UTF-8 are shown with replacement
-    /// characters (and their `url` does not resolve).
+    /// The file name. A name that is not UTF-8 has its invalid bytes as U+FFFD here; its bytes
+    /// are kept (`url` reaches the file) and `displayName` says so.
     public let name: String
     /// True for a folder, or a link to one.
     public let isDirectory: Bool
@@ -26,11 +26,14 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
     /// What GIO said besides, for an item of a remote location; nil for a local one (which
     /// then costs one pointer more, not a dictionary of attributes).
     let remote: RemoteItemDetails?
+    /// The name's bytes, kept only for a local name that is not UTF-8 (nil for every other).
+    let nameBytes: [UInt8]?
 
     init(
         name: String, parent: QueryFolder, isDirectory: Bool, isSymlink: Bool, isHidden: Bool,
-        size: Int64, modified: Date, type: DocumentType, remote: RemoteItemDetails? = nil
+        size: Int64, modified: Date, type: DocumentType, remote: RemoteItemDetails? = nil, nameBytes: [UInt8]? = nil
     ) {
+        self.nameBytes = nameBytes
         self.name = name
         self.parent = parent
         self.isDirectory = isDirectory
@@ -43,8 +46,16 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name to show: the server's display name for a remote item (GIO's
-    /// `standard::display-name`, which may differ from the name in its URI), else `name`.
-    public var displayName: String { remote?.displayName ?? name }
+    /// `standard::display-name`, which may differ from the name in its URI); a name that is not
+    /// UTF-8 as GLib shows it ("caf\u{FFFD}.txt (invalid encoding)"); else `name`.
+    public var displayName: String {
+        if let nameBytes { return FileSystemPath(bytes: nameBytes).displayName }
+        return remote?.displayName ?? name
+    }
+
+    /// False for a local name whose bytes are not UTF-8: `path` then does not name the file
+    /// (its invalid bytes are U+FFFD), and only `url` reaches it.
+    public var hasUTF8Name: Bool { nameBytes == nil }
 
     /// The icon GIO gives a remote item (`g_icon_to_string` of `standard::icon`, for
     /// `g_icon_new_for_string`); nil for local items, whose icon comes from their type.
@@ -63,8 +74,13 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
     /// The item's absolute path; for a remote item, its URI (`sftp://host/folder/name`).
     public var path: String { parent.childPath(name) }
 
-    /// The item's location: a `file:` URL, or the remote item's URI.
+    /// The item's location: a `file:` URL (whose escapes keep a name's bytes), or the remote
+    /// item's URI.
     public var url: URL {
+        if let nameBytes {
+            let folder = FileSystemPath(parent.path).bytes
+            return FileSystemPath(bytes: (folder == [UInt8(ascii: "/")] ? [] : folder) + [UInt8(ascii: "/")] + nameBytes).url
+        }
         guard parent.isRemote else { return URL(fileURLWithPath: path, isDirectory: isDirectory) }
         return URL(string: path) ?? URL(fileURLWithPath: "/")
     }
@@ -72,7 +88,7 @@ public struct QueryItem: Sendable, Hashable, CustomStringConvertible {
     public var description: String { relativePath }
 
     public static func == (lhs: QueryItem, rhs: QueryItem) -> Bool {
-        lhs.name == rhs.name && lhs.isDirectory == rhs.isDirectory && lhs.isSymlink == rhs.isSymlink
+        lhs.name == rhs.name && lhs.nameBytes == rhs.nameBytes && lhs.isDirectory == rhs.isDirectory && lhs.isSymlink == rhs.isSymlink
             && lhs.isHidden == rhs.isHidden && lhs.size == rhs.size && lhs.modified == rhs.modified
             && lhs.type == rhs.type && (lhs.parent === rhs.parent || lhs.parent.path == rhs.parent.path)
             && lhs.remote == rhs.remote

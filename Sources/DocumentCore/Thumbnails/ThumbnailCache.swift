@@ -116,11 +116,24 @@ package struct ThumbnailSource: Sendable {
     package var dimensions: (width: Int, height: Int)?
     /// True when `path` is a downloaded copy of the remote file `uri` names.
     var isDownloadedCopy = false
+    /// The file held open for a name that is not UTF-8, which `path` then reaches through.
+    private var opened: HeldFile?
 
     init(url: URL) throws(ThumbnailError) {
-        self.url = url.standardizedFileURL
-        path = self.url.path
-        name = self.url.lastPathComponent
+        let standardized = url.standardizedFileURL
+        self.url = standardized
+        let rawPath = standardized.rawPath
+        name = standardized.fileDisplayName
+        if let valid = rawPath.string {
+            path = valid
+        } else {
+            // A path string cannot carry the name's bytes: the thumbnailers read the file
+            // through the descriptor held open here, as a worker reads its input.
+            let fd = rawPath.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+            guard fd >= 0 else { throw .unreadable(name: name, reason: String(cString: strerror(errno))) }
+            opened = HeldFile(fd)
+            path = "/proc/self/fd/\(fd)"
+        }
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw .unreadable(name: name, reason: String(cString: strerror(errno)))
@@ -128,13 +141,13 @@ package struct ThumbnailSource: Sendable {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw .unreadable(name: name, reason: tr("it is not a regular file"))
         }
-        let file = g_file_new_for_path(path)
+        let file = rawPath.withCString { g_file_new_for_path($0) }
         uri = takeString(g_file_get_uri(file)) ?? self.url.absoluteString
         unref(file)
         size = Int64(status.st_size)
         modified = Int64(status.st_mtim.tv_sec)
         modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
-        type = (try? DocumentType(contentsOf: path)) ?? DocumentType(fileName: name)
+        type = (try? DocumentType(contentsOf: rawPath)) ?? DocumentType(fileName: rawPath.nameForMatching)
     }
 
     /// A remote file, read from its downloaded copy: keyed by the server's URI and the
@@ -173,4 +186,11 @@ package struct ThumbnailSource: Sendable {
         return Int64(status.st_size) != size || Int64(status.st_mtim.tv_sec) != modified
             || Int64(status.st_mtim.tv_nsec) != modifiedNanoseconds
     }
+}
+
+/// A descriptor closed when the last copy of what holds it goes.
+private final class HeldFile: Sendable {
+    let fd: Int32
+    init(_ fd: Int32) { self.fd = fd }
+    deinit { close(fd) }
 }

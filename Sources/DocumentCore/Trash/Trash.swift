@@ -47,7 +47,10 @@ public struct Trash: Sendable {
     /// - Returns: the trashed item, which is what `restore(_:)` needs to undo the move.
     @discardableResult
     public func trash(_ url: URL) throws(TrashError) -> TrashedItem {
-        guard let given = FileSystem.localPath(url) else { throw .notLocal(name: url.lastPathComponent) }
+        guard let given = FileSystem.localPath(url) else {
+            if url.isFileURL { throw .failed(name: url.fileDisplayName, reason: FileSystem.bytesNameReason) }
+            throw .notLocal(name: url.lastPathComponent)
+        }
         let path = FileSystem.resolvingParent(of: given)
         let name = FileOperationError.displayName(path)
         let status: FileStatus

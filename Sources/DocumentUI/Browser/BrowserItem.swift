@@ -34,12 +34,13 @@ struct BrowserItem: Sendable, Hashable {
     /// remote item's URI.
     let key: String
 
-    /// The key of the item at `url`: its path, or its URI when it is not a local file.
-    static func key(for url: URL) -> String { url.isFileURL ? url.path : url.absoluteString }
+    /// The key of the item at `url`: its path, or its URI when it is not a local file or its
+    /// path's bytes are not UTF-8 (the URI's escapes keep them; a path string would not).
+    static func key(for url: URL) -> String { url.isFileURL ? url.rawPath.string ?? url.absoluteString : url.absoluteString }
 
     init(url: URL, name: String, isDirectory: Bool, isHidden: Bool = false, size: Int64 = 0, modified: Date? = nil,
          type: DocumentType, location: String? = nil, trashed: TrashedItem? = nil) {
-        self.init(path: url.path, name: name, isDirectory: isDirectory, isHidden: isHidden, size: size, modified: modified,
+        self.init(path: Self.key(for: url), name: name, isDirectory: isDirectory, isHidden: isHidden, size: size, modified: modified,
                   type: type, location: location, trashed: trashed)
     }
 
@@ -61,7 +62,7 @@ struct BrowserItem: Sendable, Hashable {
     init(_ item: QueryItem, showingFolder: Bool = false) {
         // The folder only when shown: a 100,000-file folder's listing makes no path strings.
         let folder = showingFolder ? (item.relativePath as NSString).deletingLastPathComponent : ""
-        self.init(path: item.path, name: item.displayName, isDirectory: item.isDirectory, isHidden: item.isHidden,
+        self.init(path: item.hasUTF8Name ? item.path : item.url.absoluteString, name: item.displayName, isDirectory: item.isDirectory, isHidden: item.isHidden,
                   size: item.size, modified: item.modified, type: item.type,
                   location: showingFolder && !folder.isEmpty ? folder : nil)
     }
@@ -69,9 +70,9 @@ struct BrowserItem: Sendable, Hashable {
     /// The item at `url`, read with one `stat` (off the main thread), or nil when it is gone.
     init?(reading url: URL, location: String? = nil) {
         var status = stat()
-        guard stat(url.path, &status) == 0 else { return nil }
+        guard url.rawPath.withCString({ stat($0, &status) }) == 0 else { return nil }
         let isDirectory = status.st_mode & S_IFMT == S_IFDIR
-        let name = url.lastPathComponent
+        let name = url.isFileURL ? url.fileDisplayName : url.lastPathComponent
         self.init(url: url, name: name, isDirectory: isDirectory, isHidden: name.hasPrefix("."),
                   size: isDirectory ? 0 : Int64(status.st_size),
                   modified: Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)),
