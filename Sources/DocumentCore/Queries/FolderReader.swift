@@ -43,10 +43,17 @@ final class FolderReader {
             if Self.isDotOrDotDot(namePointer) { continue }
             var status = stat()
             guard fstatat(descriptor, namePointer, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            // A name's bytes need not be UTF-8: kept when they are not.
-            let bytes = UnsafeRawBufferPointer(start: namePointer, count: strlen(namePointer))
-            let valid = String(validating: bytes, as: UTF8.self)
-            let name = valid ?? String(decoding: bytes, as: UTF8.self)
+            // A name's bytes need not be UTF-8: kept when they are not. (Validating as the
+            // string is made costs what `String(cString:)` did; a second pass would not.)
+            let name: String
+            var nameBytes: [UInt8]?
+            if let valid = String(validatingCString: namePointer) {
+                name = valid
+            } else {
+                let bytes = UnsafeRawBufferPointer(start: namePointer, count: strlen(namePointer))
+                name = String(decoding: bytes, as: UTF8.self)
+                nameBytes = Array(bytes)
+            }
             var target: stat? = nil
             if status.st_mode & S_IFMT == S_IFLNK {
                 var followed = stat()
@@ -55,7 +62,7 @@ final class FolderReader {
             items.append(
                 ItemMaking.item(
                     name: name, parent: folder, status: status, target: target,
-                    listedHidden: hiddenNames.contains(PathKey(name)), namer: namer, nameBytes: valid == nil ? Array(bytes) : nil))
+                    listedHidden: hiddenNames.contains(PathKey(name)), namer: namer, nameBytes: nameBytes))
             added += 1
         }
         return true
