@@ -13,7 +13,9 @@ enum FontThumbnailer {
         let text = font.coversLatin ? "Aa" : String(font.sample.filter { !$0.isWhitespace }.prefix(2))
         guard !text.isEmpty else { throw .decodingFailed(name: source.name, reason: tr("The font has no characters that can be shown.")) }
         var error: Int32 = 0
-        guard let face = dossier_cairo_face_for_file("/proc/self/fd/\(font.descriptor)", &error) else {
+        // The font, and so its descriptor, lives until FreeType has opened the file.
+        let opened = withExtendedLifetime(font) { dossier_cairo_face_for_file("/proc/self/fd/\(font.descriptor)", &error) }
+        guard let face = opened else {
             throw .decodingFailed(name: source.name, reason: tr("The file is not a font that can be read, or it is damaged."))
         }
         defer { cairo_font_face_destroy(face) }

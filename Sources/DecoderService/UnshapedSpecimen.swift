@@ -12,7 +12,8 @@ extension SpecimenDrawing {
     static func drawUnshaped(_ font: FontFile, _ appearance: FontSpecimen.Appearance,
                              oneLine: Bool) throws(FontFileError) -> (DecoderReply, Int32?) {
         var error: Int32 = 0
-        guard let face = dossier_cairo_face_for_file("/proc/self/fd/\(font.descriptor)", &error) else {
+        let opened = withExtendedLifetime(font) { dossier_cairo_face_for_file("/proc/self/fd/\(font.descriptor)", &error) }
+        guard let face = opened else {
             throw FontFileError(tr("The file is not a font that can be read, or it is damaged."))
         }
         defer { cairo_font_face_destroy(face) }

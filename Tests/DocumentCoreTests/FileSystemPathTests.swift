@@ -67,4 +67,21 @@ final class FileSystemPathTests: XCTestCase {
         XCTAssertEqual(folder.rawPath.string, folder.path)
         XCTAssertEqual(URL(fileURLWithPath: "/", isDirectory: true).rawPath.string, "/")
     }
+
+    func testAnEscapedSlashOrNULNeverCutsOrSplitsThePath() {
+        // As Foundation and GLib leave them: "%00" would end the C string at "/etc/x".
+        XCTAssertEqual(URL(string: "file:///etc/x%00.png")?.rawPath.description, "/etc/x%00.png")
+        XCTAssertEqual(URL(string: "file:///tmp/a%2Fb")?.rawPath.description, "/tmp/a%2Fb")
+        XCTAssertEqual(URL(string: "file:///tmp/caf%E9%2f")?.rawPath.bytes, Array("/tmp/caf".utf8) + [0xE9] + Array("%2f".utf8))
+    }
+
+    func testAFolderWhoseNameIsNotUTF8IsRefusedNotListedAsAnother() throws {
+        // Its URL's path string is empty, which once listed "/".
+        let folder = try TemporaryFolder()
+        let latin1 = FileSystemPath(bytes: folder.url.rawPath.bytes + Array("/caf".utf8) + [0xE9])
+        XCTAssertEqual(latin1.withCString { mkdir($0, 0o700) }, 0)
+        XCTAssertThrowsError(try DirectoryQuery.gather(folder: latin1.url)) { error in
+            XCTAssertTrue("\(error)".contains("not UTF-8"), "\(error)")
+        }
+    }
 }

@@ -33,8 +33,8 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible, Expre
         self.init(path)
     }
 
-    /// The path of a file URL, its escapes decoded byte for byte; without a trailing slash (a
-    /// folder's URL has one), as `URL.path` gives it.
+    /// The path of a file URL, its escapes decoded byte for byte (but for `%2F` and `%00`);
+    /// without a trailing slash (a folder's URL has one), as `URL.path` gives it.
     public init(_ url: URL) {
         var escaped = Substring(url.path(percentEncoded: true))
         while escaped.count > 1, escaped.hasSuffix("/") { escaped.removeLast() }
@@ -46,9 +46,12 @@ public struct FileSystemPath: Hashable, Sendable, CustomStringConvertible, Expre
         decoded.reserveCapacity(escaped.utf8.count)
         var rest = escaped.utf8[...]
         while let byte = rest.popFirst() {
+            // "%2F" and "%00" stay as they are, as Foundation and GLib leave them: a name holds
+            // neither a slash nor a NUL, and neither may cut or split the path.
             if byte == UInt8(ascii: "%"), rest.count >= 2,
                 let high = Self.hexValue(rest[rest.startIndex]),
-                let low = Self.hexValue(rest[rest.index(after: rest.startIndex)])
+                let low = Self.hexValue(rest[rest.index(after: rest.startIndex)]),
+                high << 4 | low != 0, high << 4 | low != UInt8(ascii: "/")
             {
                 decoded.append(high << 4 | low)
                 rest = rest.dropFirst(2)

@@ -180,7 +180,10 @@ public final class DirectoryQuery: Sendable {
         return uri
     }
 
+    /// The local folder's path without trailing slashes; empty for a path whose bytes are not
+    /// UTF-8 (`FolderReader` refuses it), which a path string would turn into another folder's.
     static func normalizedPath(_ url: URL) -> String {
+        if url.rawPath.string == nil { return "" }
         var path = url.standardizedFileURL.path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path.isEmpty ? "/" : path

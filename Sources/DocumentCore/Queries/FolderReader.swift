@@ -13,6 +13,11 @@ final class FolderReader {
 
     init(folder: QueryFolder) throws(DirectoryQueryError) {
         self.folder = folder
+        // A folder whose path is not UTF-8 (`DirectoryQuery.normalizedPath`): never read as
+        // "/", nor as the folder its U+FFFD text would name.
+        guard !folder.path.isEmpty else {
+            throw .failed(name: "\u{FFFD}", reason: tr("its name is not UTF-8, which the browser cannot list yet"))
+        }
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw DirectoryQueryError(errno: errno, name: folder.displayName) }
         guard let stream = fdopendir(descriptor) else {

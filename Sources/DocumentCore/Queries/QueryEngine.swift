@@ -160,8 +160,10 @@ actor QueryEngine {
     }
 
     /// True for folders a recursive query enters: not hidden ones (unless shown), not links.
+    /// Whether a recursive query goes into `item`. Not into a folder whose name is not UTF-8:
+    /// its path string would name another folder, the one its U+FFFD text spells.
     func isTraversable(_ item: QueryItem) -> Bool {
-        options.recursive && item.isDirectory && !item.isSymlink && (options.showsHidden || !item.isHidden)
+        options.recursive && item.isDirectory && !item.isSymlink && item.hasUTF8Name && (options.showsHidden || !item.isHidden)
     }
 
     private func startWatching() {

@@ -64,9 +64,10 @@ package struct SandboxedProcess: Sendable {
         defer { if inherited >= 0 { close(inherited) } }
         if input != nil {
             guard inherited >= 0 else {
+                let reason = String(cString: strerror(errno))
                 close(errorPipe[1])
                 close(errorPipe[0])
-                return .exited(127, errors: String(cString: strerror(errno)))
+                return .exited(127, errors: reason)
             }
             posix_spawn_file_actions_adddup2(&actions, inherited, Sandbox.inputDescriptor)
         }

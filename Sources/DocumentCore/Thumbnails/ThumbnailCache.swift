@@ -106,7 +106,11 @@ public struct ThumbnailCache: Sendable {
 package struct ThumbnailSource: Sendable {
     let url: URL
     let uri: String
+    /// The path the thumbnailers read: the file's, or for a name that is not UTF-8 its held
+    /// descriptor's (`/proc/self/fd/N`).
     package let path: String
+    /// The file's own path, its bytes (for the helpers' sandbox and the cache check).
+    package let rawPath: FileSystemPath
     package let name: String
     let type: DocumentType
     let size: Int64
@@ -123,6 +127,7 @@ package struct ThumbnailSource: Sendable {
         let standardized = url.standardizedFileURL
         self.url = standardized
         let rawPath = standardized.rawPath
+        self.rawPath = rawPath
         name = standardized.fileDisplayName
         if let valid = rawPath.string {
             path = valid
@@ -155,6 +160,7 @@ package struct ThumbnailSource: Sendable {
     init(remote info: RemoteFileInfo, copy: URL) {
         url = copy
         path = copy.path
+        rawPath = copy.rawPath
         uri = info.uri
         name = info.displayName
         size = info.size
@@ -168,6 +174,7 @@ package struct ThumbnailSource: Sendable {
     /// never checked for changes (the process that asked does that).
     package init(workerInput input: Int32, name: String, size: Int64, type: DocumentType) {
         path = "/proc/self/fd/\(input)"
+        rawPath = FileSystemPath(path)
         url = URL(fileURLWithPath: path)
         uri = url.absoluteString
         self.name = name

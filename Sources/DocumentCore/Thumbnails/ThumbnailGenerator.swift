@@ -192,7 +192,7 @@ public final class ThumbnailGenerator: @unchecked Sendable {
         let start = clock.now
         if RemoteFiles.isRemote(url) { return try remoteThumbnail(of: url, size: size, outputFolder: outputFolder) }
         var source = try ThumbnailSource(url: url)
-        if cache.contains(source.path) { throw .insideCache(name: source.name) }
+        if cache.contains(source.rawPath.description) { throw .insideCache(name: source.name) }
         if outputFolder == nil, let cached = cache.lookup(source.uri, modified: source.modified, size: size) {
             return Thumbnail(url: cached, size: size, origin: .cache, thumbnailer: "cache", duration: clock.now - start)
         }

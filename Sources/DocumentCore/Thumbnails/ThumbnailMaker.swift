@@ -83,7 +83,7 @@ struct ThumbnailMaker: Sendable {
 
     /// Makes the picture for `source` at `edge` pixels; returns it with the thumbnailer's name.
     func make(_ source: inout ThumbnailSource, edge: Int) throws(ThumbnailError) -> (Pixbuf, String) {
-        if cache.contains(source.path) { throw .insideCache(name: source.name) }
+        if cache.contains(source.rawPath.description) { throw .insideCache(name: source.name) }
         guard let kind = kind(for: source.type) else {
             throw .noThumbnailer(name: source.name, type: source.type.identifier)
         }

@@ -241,8 +241,8 @@ final class DossierApplication {
 /// a local file's path, another location's URI.
 private func urls(of files: [OpaquePointer]) -> [URL] {
     files.compactMap { file in
-        if let path = takeString(g_file_get_path(file)) {
-            return URL(fileURLWithPath: path).standardizedFileURL
+        if let path = FileSystemPath(taking: g_file_get_path(file)) {
+            return path.string == nil ? path.url : path.url.standardizedFileURL
         }
         return takeString(g_file_get_uri(file)).flatMap { URL(string: $0) }
     }

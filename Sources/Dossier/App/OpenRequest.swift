@@ -44,8 +44,10 @@ struct OpenRequest: Sendable, Equatable {
         if takeString(g_uri_parse_scheme(argument)) != nil {
             let file = g_file_new_for_uri(argument)
             defer { unref(file) }
-            if let path = takeString(g_file_get_path(file)) {
-                return exists(path) ? URL(fileURLWithPath: path).standardizedFileURL : nil
+            if let path = FileSystemPath(taking: g_file_get_path(file)) {
+                var status = stat()
+                guard path.withCString({ lstat($0, &status) }) == 0 else { return nil }
+                return path.string == nil ? path.url : path.url.standardizedFileURL
             }
             return URL(string: argument)
         }

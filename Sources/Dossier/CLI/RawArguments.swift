@@ -4,10 +4,11 @@ import GObjectSupport
 
 /// Command-line arguments as the kernel gives them: bytes.
 ///
-/// An argument in UTF-8 is used as it is. One that is not can only be a file's name (every
-/// verb and flag of Dossier's is ASCII), and Swift's `CommandLine.arguments` would turn its
-/// invalid bytes into U+FFFD, naming another file. So it is passed on as that file's
-/// `file://` URI, whose escapes keep the bytes, made absolute against `directory`.
+/// An argument in UTF-8 is used as it is. One that is not is taken for a file's name (every
+/// verb and flag of Dossier's is ASCII), since Swift's `CommandLine.arguments` would turn its
+/// invalid bytes into U+FFFD, naming another file: it is passed on as that file's `file://`
+/// URI, whose escapes keep the bytes, made absolute against `directory`. The commands that
+/// take URIs (`info`, `preview`, opening) reach the file; the others say it is not found.
 enum RawArguments {
     /// The arguments `argv[0..<count]`, relative names taken against `directory` (the
     /// working directory when nil).

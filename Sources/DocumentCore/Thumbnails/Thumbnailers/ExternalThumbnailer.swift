@@ -60,7 +60,7 @@ package struct ExternalThumbnailer: Sendable {
         }
         defer { close(input) }
         let sandboxed = Sandbox.isAvailable
-        let paths = Sandbox.paths(input: FileSystemPath(source.path), outputFolder: output.path, outputName: "thumbnail.png")
+        let paths = Sandbox.paths(input: source.rawPath, outputFolder: output.path, outputName: "thumbnail.png")
         // A remote file's downloaded copy is handed by its own URI, not the server's.
         let inputURI = sandboxed || source.isDownloadedCopy ? takeString(g_filename_to_uri(paths.input, nil, nil)) ?? "" : source.uri
         guard let command = Sandbox.expand(exec, input: paths.input, uri: inputURI, output: paths.output, size: edge) else {
