@@ -43,12 +43,19 @@ enum EmbeddedPictureThumbnailer {
         return try image(cover, of: source, edge: edge)
     }
 
-    /// The picture open at `fd` made a thumbnail of `source` at `edge` pixels.
+    /// The picture open at `fd` made a thumbnail of `source` at `edge` pixels: a PNG by libpng,
+    /// with the checks an external thumbnailer's PNG gets, since GdkPixbuf may hand a PNG to
+    /// glycin, whose sandbox cannot start in a worker; a JPEG by libjpeg; another format by
+    /// the image thumbnailer.
     private static func image(_ fd: Int32, of source: ThumbnailSource, edge: Int) throws(ThumbnailError) -> Pixbuf {
+        let start = firstBytes(fd)
+        if start.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) {
+            return try ThumbnailService.decodeOutput(fd, name: source.name, thumbnailer: source.name, edge: edge)
+        }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .decodingFailed(name: source.name, reason: String(cString: strerror(errno))) }
         var picture = ThumbnailSource(workerInput: fd, name: source.name, size: Int64(status.st_size),
-                                      type: DocumentType(content: firstBytes(fd), fileName: nil))
+                                      type: DocumentType(content: start, fileName: nil))
         return try ImageThumbnailer.thumbnail(of: &picture, edge: edge)
     }
 
