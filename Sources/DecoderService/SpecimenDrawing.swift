@@ -96,13 +96,7 @@ enum SpecimenDrawing {
 
         let width = (laidOut.map(\.width).max() ?? 1) * scale
         let height = laidOut.reduce(0) { $0 + $1.height } * scale
-        guard width * height * 4 <= largest else {
-            throw FontFileError(tr("The font's specimen is too large to draw: its lines would be %s pixels tall.", String(height)))
-        }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(max(height, 1))),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw FontFileError(tr("There is not enough memory to draw the font."))
-        }
+        let surface = try canvas(width: width, height: height)
         defer { cairo_surface_destroy(surface) }
         let cairo = cairo_create(surface)
         cairo_scale(cairo, Double(scale), Double(scale))
@@ -121,6 +115,19 @@ enum SpecimenDrawing {
         }
         cairo_destroy(cairo)
         return try answer(font, surface, width: width, height: height, lines: lines)
+    }
+
+    /// The surface the specimen's lines are drawn on, `width` × `height` pixels; refused when
+    /// the font's metrics would make it larger than `largest`.
+    static func canvas(width: Int, height: Int) throws(FontFileError) -> OpaquePointer {
+        guard width * height * 4 <= largest else {
+            throw FontFileError(tr("The font's specimen is too large to draw: its lines would be %s pixels tall.", String(height)))
+        }
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(max(height, 1))),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw FontFileError(tr("There is not enough memory to draw the font."))
+        }
+        return surface
     }
 
     /// The drawing's pixels in a sealed memfd, and its lines' places in the reply.
