@@ -55,13 +55,8 @@ enum SpecimenDrawing {
         guard let context = pango_font_map_create_context(map) else { throw FontFileError(tr("The font could not be read.")) }
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         pango_cairo_context_set_resolution(context, appearance.dpi)
-        let options = cairo_font_options_create()
+        let options = fontOptions(appearance)
         defer { cairo_font_options_destroy(options) }
-        // Grey rather than subpixel: the pixels go on whatever is behind them.
-        let antialias = cairo_antialias_t(rawValue: UInt32(clamping: appearance.antialias))
-        cairo_font_options_set_antialias(options, antialias == CAIRO_ANTIALIAS_SUBPIXEL ? CAIRO_ANTIALIAS_GRAY : antialias)
-        cairo_font_options_set_hint_style(options, cairo_hint_style_t(rawValue: UInt32(clamping: appearance.hintStyle)))
-        cairo_font_options_set_hint_metrics(options, cairo_hint_metrics_t(rawValue: UInt32(clamping: appearance.hintMetrics)))
         pango_cairo_context_set_font_options(context, options)
         pango_context_set_round_glyph_positions(context, appearance.roundsGlyphPositions ? 1 : 0)
 
@@ -115,6 +110,17 @@ enum SpecimenDrawing {
         }
         cairo_destroy(cairo)
         return try answer(font, surface, width: width, height: height, lines: lines)
+    }
+
+    /// The font options `appearance` asks for (the caller destroys them): grey antialiasing
+    /// rather than subpixel, since the pixels go on whatever is behind them.
+    static func fontOptions(_ appearance: FontSpecimen.Appearance) -> OpaquePointer? {
+        let options = cairo_font_options_create()
+        let antialias = cairo_antialias_t(rawValue: UInt32(clamping: appearance.antialias))
+        cairo_font_options_set_antialias(options, antialias == CAIRO_ANTIALIAS_SUBPIXEL ? CAIRO_ANTIALIAS_GRAY : antialias)
+        cairo_font_options_set_hint_style(options, cairo_hint_style_t(rawValue: UInt32(clamping: appearance.hintStyle)))
+        cairo_font_options_set_hint_metrics(options, cairo_hint_metrics_t(rawValue: UInt32(clamping: appearance.hintMetrics)))
+        return options
     }
 
     /// The surface the specimen's lines are drawn on, `width` × `height` pixels; refused when

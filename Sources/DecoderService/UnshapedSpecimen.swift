@@ -26,12 +26,8 @@ extension SpecimenDrawing {
         defer { cairo_surface_destroy(scratch) }
         guard let measuring = cairo_create(scratch) else { throw FontFileError(tr("There is not enough memory to draw the font.")) }
         defer { cairo_destroy(measuring) }
-        let options = cairo_font_options_create()
+        let options = fontOptions(appearance)
         defer { cairo_font_options_destroy(options) }
-        let antialias = cairo_antialias_t(rawValue: UInt32(clamping: appearance.antialias))
-        cairo_font_options_set_antialias(options, antialias == CAIRO_ANTIALIAS_SUBPIXEL ? CAIRO_ANTIALIAS_GRAY : antialias)
-        cairo_font_options_set_hint_style(options, cairo_hint_style_t(rawValue: UInt32(clamping: appearance.hintStyle)))
-        cairo_font_options_set_hint_metrics(options, cairo_hint_metrics_t(rawValue: UInt32(clamping: appearance.hintMetrics)))
         cairo_set_font_face(measuring, face)
         cairo_set_font_options(measuring, options)
 
